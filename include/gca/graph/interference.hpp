@@ -1,0 +1,191 @@
+// gca/graph/interference.hpp — the interference graph the colorers work on.
+//
+// Provides `interference_graph`, an immutable undirected graph stored as a Boost.Graph
+// `compressed_sparse_row_graph<directedS>` that holds every edge in both directions (so it models BGL's
+// IncidenceGraph, AdjacencyGraph and VertexListGraph, with O(1) `out_degree` = the undirected degree), and
+// its two builders:
+//   build_interference(live_range_table)       endpoint sweep over per-node live ranges, O(n log n + E)
+//   build_interference(num_nodes, edge list)   explicit edges (DIMACS), duplicates and self loops dropped
+// Neighbors of every node are sorted by node id, so every walk over the graph is deterministic.
+// The graph is never mutated after construction: simplify keeps its degrees in a separate array.
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <memory>
+#include <span>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <boost/graph/compressed_sparse_row_graph.hpp>
+
+#include <gca/error.hpp>
+#include <gca/liveness/interval.hpp>
+
+namespace gca {
+
+using node_id = std::uint32_t;  // dense index of an interference-graph node (a tensor, a register value)
+
+/// Per-node live ranges in CSR form: node v owns intervals [offsets[v], offsets[v+1]). Each node's list
+/// must be sorted by begin and disjoint (what `normalize` produces); empty intervals are not allowed.
+struct live_range_table {
+  std::vector<std::size_t> offsets{0};  // size num_nodes() + 1
+  std::vector<interval> intervals;
+
+  std::size_t num_nodes() const noexcept { return offsets.size() - 1; }
+  /// Appends the next node; `r` must already be canonical (sorted, disjoint, non-empty intervals).
+  void add(std::span<const interval> r) {
+    intervals.insert(intervals.end(), r.begin(), r.end());
+    offsets.push_back(intervals.size());
+  }
+  /// Appends a node alive over the single interval `i` (the DSA-problem case).
+  void add(interval i) { add(std::span<const interval>(&i, 1)); }
+  std::span<const interval> ranges(node_id v) const noexcept {
+    return std::span<const interval>(intervals).subspan(offsets[v], offsets[v + 1] - offsets[v]);
+  }
+  /// Total number of program points node v is alive (the "length" of its live range).
+  std::uint64_t live_length(node_id v) const noexcept {
+    std::uint64_t n = 0;
+    for (const interval& i : ranges(v)) n += i.end - i.begin;
+    return n;
+  }
+};
+
+class interference_graph {
+ public:
+  /// Vertex descriptors are node ids; edge indices are size_t so graphs with > 4 G directed edges work.
+  using graph_type = boost::compressed_sparse_row_graph<boost::directedS, boost::no_property,
+                                                        boost::no_property, boost::no_property, node_id,
+                                                        std::size_t>;
+
+  interference_graph() = default;
+
+  /// Builds from directed pairs sorted by (source, target) with no duplicates and no self loops, which
+  /// already contain both directions of every undirected edge. Use the `build_interference` builders.
+  interference_graph(std::size_t num_nodes, const std::vector<std::pair<node_id, node_id>>& sorted_arcs)
+      : graph_(boost::edges_are_sorted, sorted_arcs.begin(), sorted_arcs.end(), num_nodes) {}
+
+  std::size_t num_nodes() const noexcept { return num_vertices(graph_); }
+  /// Undirected edges (each stored twice).
+  std::size_t num_edges() const noexcept { return boost::num_edges(graph_) / 2; }
+  std::uint32_t degree(node_id v) const noexcept { return static_cast<std::uint32_t>(out_degree(v, graph_)); }
+  /// Neighbors of v, sorted by id. The span stays valid as long as the graph lives.
+  std::span<const node_id> neighbors(node_id v) const noexcept {
+    auto [first, last] = adjacent_vertices(v, graph_);
+    return std::span<const node_id>(std::to_address(first), static_cast<std::size_t>(last - first));
+  }
+  bool adjacent(node_id u, node_id v) const noexcept {
+    const auto n = neighbors(u);
+    return std::binary_search(n.begin(), n.end(), v);
+  }
+  /// The underlying BGL graph, for BGL algorithms.
+  const graph_type& graph() const noexcept { return graph_; }
+
+ private:
+  graph_type graph_;
+};
+
+namespace detail {
+
+/// Sorts arcs by (source, target) with two stable counting-sort passes (O(n + E), no comparison sort),
+/// then drops duplicates. Arcs must already be in range.
+inline void sort_unique_arcs(std::size_t n, std::vector<std::pair<node_id, node_id>>& arcs) {
+  std::vector<std::pair<node_id, node_id>> tmp(arcs.size());
+  std::vector<std::size_t> count(n + 1);
+  auto pass = [&](auto key, std::vector<std::pair<node_id, node_id>>& from,
+                  std::vector<std::pair<node_id, node_id>>& to) {
+    std::fill(count.begin(), count.end(), 0);
+    for (const auto& a : from) ++count[key(a) + 1];
+    for (std::size_t i = 1; i <= n; ++i) count[i] += count[i - 1];
+    for (const auto& a : from) to[count[key(a)]++] = a;
+  };
+  pass([](const auto& a) { return a.second; }, arcs, tmp);
+  pass([](const auto& a) { return a.first; }, tmp, arcs);
+  arcs.erase(std::unique(arcs.begin(), arcs.end()), arcs.end());
+}
+
+}  // namespace detail
+
+/// Interference from live ranges by an endpoint sweep: events sorted by point, ends before begins at the
+/// same point (half-open intervals that only touch do not interfere); a begin interferes with every node
+/// active at that moment. Never compares all pairs: O(n log n + E) for n intervals and E overlaps.
+/// Throws input_error if a node's list is not sorted and disjoint or holds an empty interval.
+inline interference_graph build_interference(const live_range_table& live) {
+  const std::size_t n = live.num_nodes();
+  if (live.offsets.empty() || live.offsets.front() != 0 || live.offsets.back() != live.intervals.size())
+    throw input_error("build_interference: live_range_table offsets do not cover its intervals");
+  struct event {
+    program_point at;
+    bool is_begin;  // false sorts first: an end at p frees the node before a begin at p sees it
+    node_id node;
+  };
+  std::vector<event> events;
+  events.reserve(2 * live.intervals.size());
+  for (node_id v = 0; v < n; ++v) {
+    const auto r = live.ranges(v);
+    for (std::size_t i = 0; i < r.size(); ++i) {
+      if (r[i].empty())
+        throw input_error("build_interference: node " + std::to_string(v) + " has an empty interval");
+      if (i > 0 && r[i].begin < r[i - 1].end)
+        throw input_error("build_interference: live range of node " + std::to_string(v) +
+                          " is not sorted and disjoint");
+      events.push_back({r[i].begin, true, v});
+      events.push_back({r[i].end, false, v});
+    }
+  }
+  std::sort(events.begin(), events.end(), [](const event& a, const event& b) {
+    if (a.at != b.at) return a.at < b.at;
+    if (a.is_begin != b.is_begin) return !a.is_begin;
+    return a.node < b.node;
+  });
+  // Active set with O(1) insert and erase (swap with the last); its order never reaches the output
+  // because the arcs are sorted afterwards.
+  constexpr std::size_t absent = std::numeric_limits<std::size_t>::max();
+  std::vector<node_id> active;
+  std::vector<std::size_t> slot(n, absent);
+  std::vector<std::pair<node_id, node_id>> arcs;
+  for (const event& e : events) {
+    if (e.is_begin) {
+      for (node_id u : active) {
+        arcs.emplace_back(u, e.node);
+        arcs.emplace_back(e.node, u);
+      }
+      slot[e.node] = active.size();
+      active.push_back(e.node);
+    } else {
+      const std::size_t s = slot[e.node];
+      active[s] = active.back();
+      slot[active[s]] = s;
+      active.pop_back();
+      slot[e.node] = absent;
+    }
+  }
+  // Nodes with several intervals may meet more than once: dedupe.
+  detail::sort_unique_arcs(n, arcs);
+  return interference_graph(n, arcs);
+}
+
+/// Interference from an explicit undirected edge list over nodes 0..num_nodes-1. Duplicate edges (in
+/// either direction) and self loops are dropped. Throws input_error naming an out-of-range endpoint.
+inline interference_graph build_interference(std::size_t num_nodes,
+                                             std::span<const std::pair<node_id, node_id>> edges) {
+  if (num_nodes > std::numeric_limits<node_id>::max())
+    throw input_error("build_interference: too many nodes for node_id");
+  std::vector<std::pair<node_id, node_id>> arcs;
+  arcs.reserve(2 * edges.size());
+  for (const auto& [u, v] : edges) {
+    if (u >= num_nodes || v >= num_nodes)
+      throw input_error("build_interference: edge (" + std::to_string(u) + ", " + std::to_string(v) +
+                        ") names a node >= " + std::to_string(num_nodes));
+    if (u == v) continue;
+    arcs.emplace_back(u, v);
+    arcs.emplace_back(v, u);
+  }
+  detail::sort_unique_arcs(num_nodes, arcs);
+  return interference_graph(num_nodes, arcs);
+}
+
+}  // namespace gca

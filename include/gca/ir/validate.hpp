@@ -1,0 +1,184 @@
+// gca/ir/validate.hpp — the target rules every tensor must obey (CONTRACT.md section 5).
+//
+// Provides `tensor_problem` (the first rule a tensor breaks, as a message, or nothing), the start-
+// partition rule shared with the SB/PSUM geometries and the verifier, and `validate(module)`, which
+// throws input_error naming the function and tensor. The parser calls tensor_problem and wraps the
+// message with file:line:col, so text and API input get the same wording.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include <gca/error.hpp>
+#include <gca/ir/module.hpp>
+
+namespace gca {
+
+/// Start-partition rule: a tensor of more than 64 partitions starts at 0; 33..64 at 0 or 64;
+/// 1..32 at 0, 32, 64 or 96. Equivalently: the start is a multiple of the smallest power-of-two
+/// quadrant (32, 64 or 128) that holds the tensor.
+constexpr std::uint32_t partition_step(std::uint32_t partitions) noexcept {
+  return partitions > 64 ? 128 : partitions > 32 ? 64 : 32;
+}
+constexpr bool valid_start_partition(std::uint32_t start, std::uint32_t partitions) noexcept {
+  return start % partition_step(partitions) == 0;
+}
+
+/// The capacity of one partition of `m` on `t` (bytes), DRAM's byte budget, or the register count.
+constexpr std::uint64_t capacity_of(const target& t, memory_type m) noexcept {
+  switch (m) {
+    case memory_type::sb: return t.sb_usable;
+    case memory_type::psum: return t.psum_bytes();
+    case memory_type::dram: return t.dram_bytes;
+    case memory_type::reg: return t.registers;
+  }
+  return 0;
+}
+constexpr std::uint64_t alignment_of(const target& t, memory_type m) noexcept {
+  switch (m) {
+    case memory_type::sb: return t.sb_alignment;
+    case memory_type::psum: return t.psum_alignment;
+    case memory_type::dram: return t.dram_alignment;
+    case memory_type::reg: return 1;
+  }
+  return 1;
+}
+
+/// Shape rules only (no placement).
+inline std::optional<std::string> shape_problem(const target& t, const tensor& x) {
+  const extent& e = x.shape;
+  switch (x.memory) {
+    case memory_type::sb:
+    case memory_type::psum:
+      if (e.partitions == 0) return "a tensor needs at least 1 partition";
+      if (e.partitions > t.sb_partitions)
+        return std::to_string(e.partitions) + " partitions is more than the " +
+               std::to_string(t.sb_partitions) + " the target has";
+      if (e.bytes == 0) return "a tensor needs at least 1 byte per partition";
+      if (x.memory == memory_type::sb && e.bytes > t.sb_usable)
+        return std::to_string(e.bytes) + " bytes per partition is more than the " +
+               std::to_string(t.sb_usable) + " usable in SB on " + std::string(t.name);
+      if (x.memory == memory_type::psum) {
+        if (!t.psum_may_span_banks && e.bytes > t.psum_bank_bytes)
+          return "a PSUM tensor of " + std::to_string(e.bytes) +
+                 " bytes per partition is wider than a bank (" + std::to_string(t.psum_bank_bytes) +
+                 " bytes) and " + std::string(t.name) + " does not let a tensor span banks";
+        if (e.bytes > t.psum_bytes())
+          return "a PSUM tensor of " + std::to_string(e.bytes) +
+                 " bytes per partition is larger than PSUM (" + std::to_string(t.psum_bytes()) +
+                 " bytes)";
+      }
+      return std::nullopt;
+    case memory_type::dram:
+      if (e.partitions != 1) return "a DRAM tensor has a size in bytes, not partitions";
+      if (e.bytes == 0) return "a DRAM tensor needs at least 1 byte";
+      if (e.bytes > t.dram_bytes)
+        return std::to_string(e.bytes) + " bytes is more than the DRAM of " + std::string(t.name);
+      return std::nullopt;
+    case memory_type::reg:
+      if (e.partitions != 1 || e.bytes != 4) return "a register tensor is one 32-bit register";
+      return std::nullopt;
+  }
+  return "unknown memory type";
+}
+
+/// Placement rules for a placed (pinned or allocated) tensor.
+inline std::optional<std::string> placement_problem(const target& t, const tensor& x) {
+  if (!x.at) return std::nullopt;
+  const placement& p = *x.at;
+  const extent& e = x.shape;
+  switch (x.memory) {
+    case memory_type::sb:
+    case memory_type::psum: {
+      if (p.partition >= t.sb_partitions || e.partitions > t.sb_partitions - p.partition)
+        return "placement partitions " + std::to_string(p.partition) + ".." +
+               std::to_string(std::uint64_t{p.partition} + e.partitions - 1) + " are out of bounds";
+      if (!valid_start_partition(p.partition, e.partitions))
+        return "a tensor of " + std::to_string(e.partitions) + " partitions can't start at partition " +
+               std::to_string(p.partition) + " (it must start at a multiple of " +
+               std::to_string(partition_step(e.partitions)) + ")";
+      const std::uint64_t align = alignment_of(t, x.memory);
+      if (p.offset % align != 0)
+        return "byte offset " + std::to_string(p.offset) + " is not aligned to " + std::to_string(align);
+      const std::uint64_t cap = capacity_of(t, x.memory);
+      if (p.offset >= cap || e.bytes > cap - p.offset)
+        return "bytes " + std::to_string(p.offset) + ".." + std::to_string(p.offset + e.bytes - 1) +
+               " are out of bounds (" + std::to_string(cap) + " bytes per partition)";
+      if (x.memory == memory_type::psum && !t.psum_may_span_banks &&
+          p.offset / t.psum_bank_bytes != (p.offset + e.bytes - 1) / t.psum_bank_bytes)
+        return "PSUM bytes " + std::to_string(p.offset) + ".." + std::to_string(p.offset + e.bytes - 1) +
+               " cross a bank boundary";
+      return std::nullopt;
+    }
+    case memory_type::dram: {
+      if (p.partition != 0) return "a DRAM placement has no partition";
+      if (p.offset % t.dram_alignment != 0)
+        return "DRAM address " + std::to_string(p.offset) + " is not aligned to " +
+               std::to_string(t.dram_alignment);
+      if (p.offset >= t.dram_bytes || e.bytes > t.dram_bytes - p.offset)
+        return "DRAM bytes " + std::to_string(p.offset) + ".." + std::to_string(p.offset + e.bytes - 1) +
+               " are out of bounds";
+      return std::nullopt;
+    }
+    case memory_type::reg:
+      if (p.partition != 0 || p.offset >= t.registers)
+        return "register r" + std::to_string(p.offset) + " does not exist (the target has " +
+               std::to_string(t.registers) + ")";
+      return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+inline std::optional<std::string> tensor_problem(const target& t, const tensor& x) {
+  if (x.memory != memory_type::dram && x.space != address_space::local)
+    return "only DRAM tensors can be shared or debug";
+  if (auto s = shape_problem(t, x)) return s;
+  return placement_problem(t, x);
+}
+
+/// Checks a module built through the API: target rules, operand ids, loop structure, shared-DRAM
+/// consistency. Throws input_error naming the function and tensor (or instruction) at fault.
+inline void validate(const module& m) {
+  for (const function& f : m.functions) {
+    const std::string where = "function '" + f.name + "'";
+    if (f.open_loops() != 0) throw input_error(where + ": a loop was begun and never ended");
+    for (const tensor& x : f.tensors)
+      if (auto p = tensor_problem(m.tgt, x)) throw input_error(where + ", tensor %" + x.name + ": " + *p);
+    for (std::size_t k = 0; k < f.insts.size(); ++k) {
+      const instruction& i = f.insts[k];
+      if (std::size_t{i.first_operand} + i.n_outputs + i.n_inputs > f.operands.size() || i.end <= k ||
+          i.end > f.insts.size() || (!i.is_loop() && i.end != k + 1) || i.opcode >= f.symbols.size())
+        throw input_error(where + ": instruction " + std::to_string(k) + " is malformed");
+      if (op::is_move(i.opcode) && (i.n_outputs != 1 || i.n_inputs != 1 || i.rmw))
+        throw input_error(where + ": instruction " + std::to_string(k) + " (" + f.symbols[i.opcode] +
+                          ") moves a value and needs one output, one input and '='");
+      if (i.is_loop() && i.trips == 0)
+        throw input_error(where + ": loop " + f.symbols[i.label] + " has 0 trips");
+      for (tensor_id x : f.outputs(i))
+        if (x >= f.tensors.size())
+          throw input_error(where + ": instruction " + std::to_string(k) + " names tensor " +
+                            std::to_string(x) + ", which does not exist");
+      for (tensor_id x : f.inputs(i))
+        if (x >= f.tensors.size())
+          throw input_error(where + ": instruction " + std::to_string(k) + " names tensor " +
+                            std::to_string(x) + ", which does not exist");
+    }
+  }
+  // A dram.shared name is one buffer across the module: same size everywhere.
+  for (std::size_t a = 0; a < m.functions.size(); ++a)
+    for (const tensor& x : m.functions[a].tensors) {
+      if (x.memory != memory_type::dram || x.space != address_space::shared) continue;
+      for (std::size_t b = a + 1; b < m.functions.size(); ++b) {
+        tensor_id y = m.functions[b].find_tensor(x.name);
+        if (y == no_tensor) continue;
+        const tensor& t2 = m.functions[b].tensors[y];
+        if (t2.memory != x.memory || t2.space != x.space || t2.shape != x.shape ||
+            (t2.at && x.at && t2.at != x.at))
+          throw input_error("shared tensor %" + x.name + " is declared differently in functions '" +
+                            m.functions[a].name + "' and '" + m.functions[b].name + "'");
+      }
+    }
+}
+
+}  // namespace gca

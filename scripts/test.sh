@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# The test command of the README and of CI: builds ./build (g++) and ./build-asan (clang with ASan and
+# UBSan), runs the doctest suite and the tool tests in both, and ends with the line
+#   tests: N passed, N failed
+# counting doctest test cases plus meson's other tests. Exit status 0 only when nothing failed.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+scripts/setup.sh --asan || { echo "tests: 0 passed, 1 failed"; exit 1; }
+export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
+export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+passed=0; failed=0
+for dir in build build-asan; do
+  echo "== $dir: doctest suite"
+  out=$(cd "$(pwd)" && "$dir/tests/gca-tests" 2>&1); rc=$?
+  echo "$out" | tail -n 40
+  line=$(echo "$out" | grep -E '^\[doctest\] test cases:' | tail -n 1)
+  p=$(echo "$line" | sed -E 's/.*\| *([0-9]+) passed.*/\1/'); f=$(echo "$line" | sed -E 's/.*\| *([0-9]+) failed.*/\1/')
+  [[ "$p" =~ ^[0-9]+$ ]] || p=0; [[ "$f" =~ ^[0-9]+$ ]] || f=0
+  if [ $rc -ne 0 ] && [ "$f" = 0 ]; then f=1; fi   # a crash before the summary still fails
+  passed=$((passed + p)); failed=$((failed + f))
+  echo "== $dir: tool and compile tests"
+  meson test -C "$dir" --no-suite unit --print-errorlogs > "$dir/meson-test.out" 2>&1
+  tail -n 12 "$dir/meson-test.out"
+  ok=$(grep -E '^Ok:' "$dir/meson-test.out" | awk '{print $2}'); xf=$(grep -E '^Expected Fail:' "$dir/meson-test.out" | awk '{print $3}')
+  bad=0
+  for k in '^Fail:' '^Unexpected Pass:' '^Timeout:'; do
+    n=$(grep -E "$k" "$dir/meson-test.out" | awk '{print $NF}'); [[ "$n" =~ ^[0-9]+$ ]] && bad=$((bad + n))
+  done
+  passed=$((passed + ${ok:-0} + ${xf:-0})); failed=$((failed + bad))
+done
+echo "tests: $passed passed, $failed failed"
+[ "$failed" = 0 ]
