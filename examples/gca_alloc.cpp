@@ -1,66 +1,215 @@
-// gca-alloc — the main command-line driver over a textual kernel (docs/FORMAT.md).
+// gca-alloc — the main command-line driver: allocate a kernel written in the text format.
 //
-//   gca-alloc --check FILE   parse and run the static def/use check; exit 0, or 1 with diagnostics
-//   gca-alloc --print FILE   print the canonical form of FILE
+//   gca-alloc [-O1|-O2|-O3|-O6] [--target trn1|trn2|trn3] [--disable-dram-allocation]
+//             [--disable-dram-rotation] [--memory-analysis-after PASS,...] [--print-pipeline]
+//             [--emit-ir FILE] [--json FILE] [--svg FILE] [--verify] [--timeout SECONDS] [-v] FILE.gca
+//   gca-alloc --check FILE     parse and run the static def/use check only
+//   gca-alloc --print FILE     print the canonical form only
 //
-// Exit status: 0 done, 1 bad input or usage.
-#include <cstring>
+// Runs the pre-codegen pipeline of the optlevel (default 2), then the post-link pipeline, skipping the
+// passes gca does not implement (one line each under -v). Exit status: 0 done, 1 bad input or usage,
+// 2 watchdog ("GCA is taking too long"), 3 allocation impossible.
+#include <chrono>
+#include <cstdlib>
+#include <fstream>
 #include <iostream>
+#include <set>
+#include <sstream>
 #include <string>
+#include <vector>
 
 #include <gca/gca.hpp>
 
+#include "report_writers.hpp"
+
 namespace {
 
-int usage() {
-  std::cerr << "usage: gca-alloc --check FILE\n"
-               "       gca-alloc --print FILE\n";
+int usage(std::ostream& os) {
+  os << "usage: gca-alloc [-O1|-O2|-O3|-O6] [--target trn1|trn2|trn3] [--disable-dram-allocation]\n"
+        "                 [--disable-dram-rotation] [--memory-analysis-after PASS,...] [--print-pipeline]\n"
+        "                 [--emit-ir FILE] [--json FILE] [--svg FILE] [--verify] [--timeout SECONDS] [-v]\n"
+        "                 FILE.gca\n"
+        "       gca-alloc --check FILE.gca\n"
+        "       gca-alloc --print FILE.gca\n";
   return 1;
+}
+
+struct cli {
+  gca::pipeline_config pipeline;
+  std::string target, emit_ir, json, svg, file;
+  bool print_pipeline = false, verify = false, verbose = false, check_only = false, print_only = false;
+  double timeout = 2700;
+};
+
+bool write_file(const std::string& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary);
+  out << text;
+  return static_cast<bool>(out);
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::string mode, file;
+  cli c;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
-    if (a == "--check" || a == "--print") {
-      mode = a;
+    auto value = [&](const char* what) -> std::string {
+      if (i + 1 >= argc) {
+        std::cerr << "gca-alloc: " << a << " needs " << what << '\n';
+        std::exit(usage(std::cerr));
+      }
+      return argv[++i];
+    };
+    if (a == "-O1" || a == "-O2" || a == "-O3" || a == "-O4" || a == "-O5" || a == "-O6" || a == "-O7") {
+      c.pipeline.optlevel = a[2] - '0';
+    } else if (a == "--target") {
+      c.target = value("a target");
+    } else if (a == "--disable-dram-allocation") {
+      c.pipeline.disable_dram_allocation = true;
+    } else if (a == "--disable-dram-rotation") {
+      c.pipeline.disable_dram_rotation = true;
+    } else if (a == "--memory-analysis-after") {
+      std::stringstream ss(value("a list of passes"));
+      for (std::string p; std::getline(ss, p, ',');)
+        if (!p.empty()) c.pipeline.memory_analysis_after.insert(p);
+    } else if (a == "--allocator") {
+      c.pipeline.allocator = value("an allocator family");
+    } else if (a == "--print-pipeline") {
+      c.print_pipeline = true;
+    } else if (a == "--emit-ir") {
+      c.emit_ir = value("a file");
+    } else if (a == "--json") {
+      c.json = value("a file");
+    } else if (a == "--svg") {
+      c.svg = value("a file");
+    } else if (a == "--verify") {
+      c.verify = true;
+    } else if (a == "--timeout") {
+      const std::string v = value("seconds");
+      char* end = nullptr;
+      c.timeout = std::strtod(v.c_str(), &end);
+      if (end == v.c_str() || *end != '\0' || !(c.timeout > 0)) {
+        std::cerr << "gca-alloc: --timeout needs a positive number of seconds, not '" << v << "'\n";
+        return usage(std::cerr);
+      }
+    } else if (a == "-v") {
+      c.verbose = true;
+    } else if (a == "--check") {
+      c.check_only = true;
+    } else if (a == "--print") {
+      c.print_only = true;
     } else if (a == "-h" || a == "--help") {
-      usage();
+      usage(std::cout);
       return 0;
     } else if (!a.empty() && a[0] == '-') {
       std::cerr << "gca-alloc: unknown option '" << a << "'\n";
-      return usage();
-    } else if (file.empty()) {
-      file = a;
+      return usage(std::cerr);
+    } else if (c.file.empty()) {
+      c.file = a;
     } else {
       std::cerr << "gca-alloc: more than one input file\n";
-      return usage();
+      return usage(std::cerr);
     }
   }
-  if (file.empty() || mode.empty()) return usage();
+
+  std::vector<std::string> schedule;
   try {
-    const gca::module m = gca::parse_file(file);
-    if (mode == "--print") {
-      gca::print(std::cout, m);
-      return 0;
-    }
-    bool ok = true;
-    for (const gca::function& f : m.functions) {
-      const auto r = gca::static_check(f);
-      if (!r.ok()) {
-        std::cerr << r.message(f, file);
-        ok = false;
+    schedule = gca::build_pipeline(c.pipeline);
+  } catch (const gca::input_error& e) {
+    std::cerr << "gca-alloc: " << e.what() << '\n';
+    return 1;
+  }
+  const std::vector<std::string> post_link = gca::build_post_link_pipeline();
+  if (c.print_pipeline) {
+    for (const auto& p : schedule) std::cout << p << '\n';
+    for (const auto& p : post_link) std::cout << p << '\n';
+    return 0;
+  }
+  if (c.file.empty()) return usage(std::cerr);
+
+  gca::module m;
+  try {
+    m = gca::parse_file(c.file);
+    if (!c.target.empty()) {
+      auto t = gca::find_target(c.target);
+      if (!t) {
+        std::cerr << "gca-alloc: unknown target '" << c.target << "' (known: trn1, trn2, trn3)\n";
+        return 1;
       }
+      m.tgt = *t;
+      gca::validate(m);
     }
-    if (ok) std::cout << file << ": ok (" << m.functions.size() << " functions)\n";
-    return ok ? 0 : 1;
-  } catch (const gca::parse_error& e) {
+  } catch (const std::exception& e) {
     std::cerr << e.what() << '\n';
     return 1;
+  }
+  if (c.print_only) {
+    gca::print(std::cout, m);
+    return 0;
+  }
+  bool ok = true;
+  for (const gca::function& f : m.functions) {
+    const auto r = gca::static_check(f);
+    if (!r.ok()) {
+      std::cerr << r.message(f, c.file);
+      ok = false;
+    }
+  }
+  if (!ok) return 1;
+  if (c.check_only) {
+    std::cout << c.file << ": ok (" << m.functions.size() << " functions)\n";
+    return 0;
+  }
+
+  gca::pass_options popt;
+  popt.alloc.timeout_seconds = c.timeout;
+  popt.log = c.verbose ? &std::cerr : nullptr;
+  gca::run_options ropt{true, c.verbose ? &std::cerr : nullptr};
+  std::vector<gca::pass_report> reports;
+  const auto start = std::chrono::steady_clock::now();
+  try {
+    const gca::pass_registry reg = gca::default_registry();
+    for (auto& r : gca::run_pipeline(m, schedule, reg, popt, ropt)) reports.push_back(std::move(r));
+    for (auto& r : gca::run_pipeline(m, post_link, reg, popt, ropt)) reports.push_back(std::move(r));
+  } catch (const gca::timeout_error& e) {
+    std::cerr << e.what() << '\n';
+    return 2;
+  } catch (const gca::allocation_error& e) {
+    std::cerr << "gca-alloc: " << e.what() << '\n';
+    return 3;
   } catch (const std::exception& e) {
     std::cerr << "gca-alloc: " << e.what() << '\n';
     return 1;
   }
+  const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+
+  int status = 0;
+  if (c.verify) {
+    const gca::verify_report v = gca::verify(m, {.linked = true});
+    if (v.ok()) {
+      std::cerr << "verify: ok\n";
+    } else {
+      std::cerr << "verify: FAILED\n" << v.message();
+      status = 3;
+    }
+  }
+  if (!c.emit_ir.empty() && !write_file(c.emit_ir, gca::print(m))) {
+    std::cerr << "gca-alloc: cannot write " << c.emit_ir << '\n';
+    return 1;
+  }
+  if (!c.json.empty() && !write_file(c.json, gca_tools::json_report(m, reports))) {
+    std::cerr << "gca-alloc: cannot write " << c.json << '\n';
+    return 1;
+  }
+  if (!c.svg.empty() && !write_file(c.svg, gca_tools::svg_memory_map(m))) {
+    std::cerr << "gca-alloc: cannot write " << c.svg << '\n';
+    return 1;
+  }
+  std::size_t spilled = 0;
+  for (const auto& r : reports)
+    for (const auto& [fn, sr] : r.functions) spilled += sr.spills.spilled_webs;
+  std::cerr << c.file << ": allocated " << m.functions.size() << " functions at -O" << c.pipeline.optlevel
+            << " on " << m.tgt.name << ", " << spilled << " webs spilled, " << static_cast<long>(ms) << " ms\n";
+  if (c.emit_ir.empty() && c.json.empty() && c.svg.empty()) gca::print(std::cout, m);
+  return status;
 }

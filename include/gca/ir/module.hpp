@@ -28,6 +28,9 @@ struct tensor {
   extent shape;                               // partitions x bytes per partition (REG: 1 x 4)
   tensor_kind kind = tensor_kind::internal;
   std::optional<placement> at;                // pinned (input) or allocated (output) placement
+  bool pinned = false;                        // `at` is the user's (never moved), not an allocator's;
+                                              // not part of equality: a printed allocation re-read
+                                              // pins everything, which is what re-reading it means
   source_loc loc;                             // where it was declared; not part of equality
 
   friend bool operator==(const tensor& a, const tensor& b) {

@@ -310,6 +310,7 @@ class text_parser {
     }
     if (i < tokens_.size() && tokens_[i].is_punct("@")) {
       x.at = parse_placement(x.memory, i + 1, i);
+      x.pinned = true;
     }
     expect_end(i);
     if (auto problem = shape_problem(tg, x)) fail(tokens_[4 < tokens_.size() ? 4 : 3], *problem);

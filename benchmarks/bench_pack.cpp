@@ -1,0 +1,85 @@
+// bench_pack — gca's DSA packing (interference sweep + best-of-n Chaitin–Briggs over linear DRAM) against
+// the size-descending best-fit baseline (TFLite/XLA style, benchmarks/dsa_baseline.hpp), on the shared
+// DSA files. Counters per file: buffers, max_live, peak (of that run's algorithm), baseline_peak,
+// over_max_live_pct. Remake the table of docs/ENGINE.md with:
+//   build/benchmarks/bench-pack --benchmark_counters_tabular=true
+#include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <gca/engine/colorer.hpp>
+#include <gca/geometry/linear_dram.hpp>
+#include <gca/graph/interference.hpp>
+#include <gca/io/dsa_csv.hpp>
+
+#include "dsa_baseline.hpp"
+
+namespace {
+
+gca::coloring_result pack(const gca::dsa_problem& p) {
+  const gca::live_range_table live = gca::to_live_ranges(p);
+  const gca::interference_graph g = gca::build_interference(live);
+  std::vector<gca::extent> extents;
+  std::vector<double> priority;
+  for (gca::node_id v = 0; v < p.buffers.size(); ++v) {
+    extents.push_back({1, p.buffers[v].size});
+    priority.push_back(static_cast<double>(p.buffers[v].size) * static_cast<double>(live.live_length(v)));
+  }
+  return gca::color_best_of({.graph = g, .extents = extents, .priority = priority}, gca::linear_dram(gca::unbounded, 1));
+}
+
+void set_counters(benchmark::State& state, const gca::dsa_problem& p, std::uint64_t peak, std::uint64_t base,
+                  std::uint64_t lower) {
+  state.counters["buffers"] = static_cast<double>(p.buffers.size());
+  state.counters["max_live"] = static_cast<double>(lower);
+  state.counters["peak"] = static_cast<double>(peak);
+  state.counters["baseline_peak"] = static_cast<double>(base);
+  state.counters["over_max_live_pct"] = 100.0 * (static_cast<double>(peak) / static_cast<double>(lower) - 1.0);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const std::filesystem::path root = std::filesystem::path(GCA_SHARED_DIR) / "data" / "dsa";
+  std::vector<std::filesystem::path> files;
+  for (const char* sub : {"traces", "challenging"})
+    for (const auto& e : std::filesystem::directory_iterator(root / sub))
+      if (e.path().extension() == ".csv") files.push_back(e.path());
+  std::sort(files.begin(), files.end());
+  for (const auto& f : files) {
+    const auto p = std::make_shared<gca::dsa_problem>(gca::read_dsa_csv_file(f.string()));
+    const std::uint64_t lower = gca::max_live(*p);
+    const std::uint64_t base = gca_bench::baseline_best_fit(*p).peak;
+    const std::string name = f.parent_path().filename().string() + "/" + f.stem().string();
+    benchmark::RegisterBenchmark(("gca/" + name).c_str(), [p, lower, base](benchmark::State& state) {
+      std::uint64_t peak = 0;
+      std::string winner;
+      for (auto _ : state) {
+        const gca::coloring_result r = pack(*p);
+        peak = r.peak;
+        winner = gca::name(r.options);
+        benchmark::DoNotOptimize(peak);
+      }
+      set_counters(state, *p, peak, base, lower);
+      state.SetLabel(winner);
+    })->Unit(benchmark::kMillisecond);
+    benchmark::RegisterBenchmark(("baseline/" + name).c_str(), [p, lower, base](benchmark::State& state) {
+      std::uint64_t peak = 0;
+      for (auto _ : state) {
+        peak = gca_bench::baseline_best_fit(*p).peak;
+        benchmark::DoNotOptimize(peak);
+      }
+      set_counters(state, *p, peak, base, lower);
+    })->Unit(benchmark::kMillisecond);
+  }
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}

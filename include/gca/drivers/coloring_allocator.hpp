@@ -1,0 +1,342 @@
+// gca/drivers/coloring_allocator.hpp — the seed's ColoringAllocator: one class template, eight
+// registrations, and the loop-aware ColoringAllocatorWithLoop.
+//
+// Provides `coloring_allocator<Type, PostLink, From, To, Linearization, Spill>` (the discriminator tuple
+// of the seed's constructor, checked at compile time: the four constructor invariants 508..511 are
+// static_asserts), the nine typedefs of CONTRACT.md section 1, `invariant_violation` for tuples built at
+// run time, and `coloring_allocator_with_loop` (PSUM then SB over one flattened linearized function, then
+// index legalization). Each allocator run()s on a whole module: per function for core-local memories,
+// across functions for shared DRAM and after linking. A run that fails throws allocation_error (or
+// timeout_error) and leaves the module exactly as it was: every function is allocated on a copy, and the
+// copies replace the originals only when all succeeded.
+#pragma once
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include <gca/engine/colorer.hpp>
+#include <gca/engine/observer.hpp>
+#include <gca/error.hpp>
+#include <gca/geometry/linear_dram.hpp>
+#include <gca/geometry/psum_banks.hpp>
+#include <gca/geometry/registers.hpp>
+#include <gca/geometry/scratchpad_2d.hpp>
+#include <gca/ir/module.hpp>
+#include <gca/ir/validate.hpp>
+#include <gca/linearize/linearize.hpp>
+#include <gca/spill/concept.hpp>
+#include <gca/spill/fixpoint.hpp>
+#include <gca/spill/spill_to_next_tier.hpp>
+
+namespace gca {
+
+struct allocator_options {
+  double timeout_seconds = 2700;                             // the watchdog ("GCA is taking too long")
+  std::vector<color_options> variants = default_variants(true);  // best-of-n heuristics
+};
+
+/// What one allocator pass did: one space_report per function it colored (module-level passes: one).
+struct pass_report {
+  std::string pass;
+  std::vector<std::pair<std::string, space_report>> functions;  // (function name, report)
+};
+
+/// The constructor invariants of the seed (error codes 508..511), and gca's rule for REG.
+/// Returns 0 when the tuple is allowed.
+constexpr int invariant_violation(memory_type type, bool post_link, address_space from) noexcept {
+  if (type == memory_type::sb && post_link) return 508;
+  if (type == memory_type::sb && from != address_space::local) return 509;
+  if (type == memory_type::psum && post_link) return 510;
+  if (type == memory_type::psum && from != address_space::local) return 511;
+  if (type == memory_type::reg && (post_link || from != address_space::local)) return 512;
+  return 0;
+}
+
+constexpr std::string_view invariant_message(int code) noexcept {
+  switch (code) {
+    case 508: return "error 508: SB is allocated before linking (post_lnk must be false)";
+    case 509: return "error 509: SB is core-local (from_space must be Local)";
+    case 510: return "error 510: PSUM is allocated before linking (post_lnk must be false)";
+    case 511: return "error 511: PSUM is core-local (from_space must be Local)";
+    case 512: return "error 512 (gca): REG is core-local and not post-link";
+  }
+  return "";
+}
+
+/// The registered pass name of a tuple (CONTRACT.md section 1), or "" when no registration has it.
+constexpr std::string_view registered_name(memory_type type, bool post_link, address_space from) noexcept {
+  using enum memory_type;
+  if (type == psum && !post_link && from == address_space::local) return "coloring_allocator_psum";
+  if (type == sb && !post_link && from == address_space::local) return "coloring_allocator_sb";
+  if (type == reg && !post_link && from == address_space::local) return "coloring_allocator_reg";
+  if (type == dram) {
+    if (!post_link && from == address_space::local) return "coloring_allocator_dram";
+    if (!post_link && from == address_space::shared) return "coloring_allocator_dram_shared";
+    if (!post_link && from == address_space::debug) return "coloring_allocator_dram_debug";
+    if (post_link && from == address_space::local) return "coloring_allocator_dram_post_lnk";
+    if (post_link && from == address_space::shared) return "coloring_allocator_dram_shared_post_lnk";
+  }
+  return "";
+}
+
+namespace detail {
+
+template <memory_type Type>
+auto make_geometry(const target& t) {
+  if constexpr (Type == memory_type::sb) return scratchpad_2d(t);
+  else if constexpr (Type == memory_type::psum) return psum_banks(t);
+  else if constexpr (Type == memory_type::dram) return linear_dram(t.dram_bytes, t.dram_alignment);
+  else return registers(t.registers);
+}
+
+inline std::chrono::steady_clock::time_point deadline_after(double seconds) {
+  if (!(seconds > 0) || seconds > 1e9) return std::chrono::steady_clock::time_point::max();
+  return std::chrono::steady_clock::now() +
+         std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(seconds));
+}
+
+/// Disjoint byte blocks covering every placed DRAM tensor of `m` outside function `skip`: what other
+/// cores hold, as fixed blockers. A shared buffer that function `skip` declares itself is left out (it is
+/// one of that function's own fixed tensors already).
+inline std::vector<placed_neighbor> dram_blockers(const module& m, std::size_t skip) {
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> spans;  // [begin, end)
+  auto own_shared = [&](const tensor& t) {
+    return skip < m.functions.size() && t.space == address_space::shared &&
+           m.functions[skip].find_tensor(t.name) != no_tensor;
+  };
+  for (std::size_t k = 0; k < m.functions.size(); ++k) {
+    if (k == skip) continue;
+    for (const tensor& t : m.functions[k].tensors)
+      if (t.memory == memory_type::dram && t.at && !own_shared(t))
+        spans.emplace_back(t.at->offset, t.at->offset + t.shape.bytes);
+  }
+  std::sort(spans.begin(), spans.end());
+  std::vector<placed_neighbor> out;
+  for (const auto& [b, e] : spans) {
+    if (!out.empty() && b <= out.back().at.offset + out.back().size.bytes) {
+      auto& last = out.back();
+      last.size.bytes = std::max(last.size.bytes, e - last.at.offset);
+    } else {
+      out.push_back({extent{1, e - b}, placement{0, b}});
+    }
+  }
+  return out;
+}
+
+}  // namespace detail
+
+template <memory_type Type, bool PostLink, address_space From, address_space To = address_space::local,
+          LinearizationPolicy Linearization = opaque_loops, SpillPolicy Spill = spill_to_next_tier>
+class coloring_allocator {
+  static_assert(invariant_violation(Type, PostLink, From) != 508,
+                "coloring_allocator error 508: SB is allocated before linking (post_lnk must be false)");
+  static_assert(invariant_violation(Type, PostLink, From) != 509,
+                "coloring_allocator error 509: SB is core-local (from_space must be Local)");
+  static_assert(invariant_violation(Type, PostLink, From) != 510,
+                "coloring_allocator error 510: PSUM is allocated before linking (post_lnk must be false)");
+  static_assert(invariant_violation(Type, PostLink, From) != 511,
+                "coloring_allocator error 511: PSUM is core-local (from_space must be Local)");
+  static_assert(invariant_violation(Type, PostLink, From) != 512,
+                "coloring_allocator error 512 (gca): REG is core-local and not post-link");
+
+ public:
+  static constexpr memory_type type = Type;
+  static constexpr bool is_post_link = PostLink;
+  static constexpr address_space from_space = From;
+  static constexpr address_space to_space = To;  // the seed's unexercised fourth argument, kept
+  static constexpr std::string_view pass_name = registered_name(Type, PostLink, From);
+  using linearization = Linearization;
+  using spill_policy = Spill;
+
+  explicit coloring_allocator(allocator_options opt = {}, Spill spill = {})
+      : opt_(std::move(opt)), spill_(std::move(spill)) {}
+
+  template <class Observer = null_observer>
+  pass_report run(module& m, Observer&& obs = {}) const {
+    pass_report rep;
+    rep.pass = pass_name.empty() ? "coloring_allocator" : std::string(pass_name);
+    const auto deadline = detail::deadline_after(opt_.timeout_seconds);
+    if constexpr (Type == memory_type::dram && From == address_space::shared) {
+      allocate_shared(m, rep, obs);
+    } else {
+      module work = m;
+      if constexpr (PostLink) {
+        // After linking, local DRAM is one address space shared by concurrent cores: forget the
+        // pre-link places of everything the user did not pin, and color again against the others.
+        for (function& f : work.functions)
+          for (tensor& t : f.tensors)
+            if (t.memory == memory_type::dram && t.space == From && !t.pinned) t.at.reset();
+      }
+      const auto geom = detail::make_geometry<Type>(m.tgt);
+      for (std::size_t k = 0; k < work.functions.size(); ++k) {
+        space_options so{opt_.variants, deadline, {}};
+        if constexpr (PostLink) so.blockers = detail::dram_blockers(work, k);
+        linearized_function lf = linearize(work.functions[k], Linearization{});
+        space_report r = allocate_space(lf, m.tgt, space_filter{Type, From}, geom, spill_, obs, so);
+        if (!r.ok) throw allocation_error(rep.pass + ": function '" + work.functions[k].name + "': " + r.error);
+        work.functions[k] = lf.commit();
+        rep.functions.emplace_back(work.functions[k].name, std::move(r));
+      }
+      m = std::move(work);
+    }
+    return rep;
+  }
+
+ private:
+  /// Shared DRAM: one buffer per name across the module, live whenever any core runs (cores are
+  /// concurrent and their points are not comparable), so every shared buffer interferes with every other
+  /// and with every placed DRAM byte of every core.
+  template <class Observer>
+  void allocate_shared(module& m, pass_report& rep, Observer& obs) const {
+    module work = m;
+    if constexpr (PostLink) {
+      for (function& f : work.functions)
+        for (tensor& t : f.tensors)
+          if (t.memory == memory_type::dram && t.space == address_space::shared && !t.pinned) t.at.reset();
+    }
+    obs.will_allocate(memory_type::dram);
+    std::vector<std::string> names;          // unplaced shared buffers, in order of first declaration
+    std::map<std::string, std::uint64_t> size_of;  // lookup only
+    for (const function& f : work.functions)
+      for (const tensor& t : f.tensors) {
+        if (t.memory != memory_type::dram || t.space != address_space::shared) continue;
+        auto [it, fresh] = size_of.emplace(t.name, t.shape.bytes);
+        if (!fresh && it->second != t.shape.bytes)
+          throw input_error("shared tensor %" + t.name + " has different sizes in different functions");
+        if (fresh && !t.at) names.push_back(t.name);
+      }
+    const std::vector<placed_neighbor> blocks = detail::dram_blockers(work, work.functions.size());
+    const std::size_t n = names.size(), b = blocks.size();
+    std::vector<extent> extents;
+    std::vector<std::optional<placement>> pins;
+    std::vector<std::pair<node_id, node_id>> edges;
+    for (std::size_t i = 0; i < n; ++i) {
+      extents.push_back({1, size_of[names[i]]});
+      pins.emplace_back();
+      for (std::size_t j = 0; j < i; ++j) edges.emplace_back(static_cast<node_id>(j), static_cast<node_id>(i));
+      for (std::size_t j = 0; j < b; ++j) edges.emplace_back(static_cast<node_id>(i), static_cast<node_id>(n + j));
+    }
+    for (const placed_neighbor& blk : blocks) {
+      extents.push_back(blk.size);
+      pins.emplace_back(blk.at);
+    }
+    const interference_graph g = build_interference(n + b, edges);
+    const coloring_problem problem{g, extents, {}, pins};
+    for (const color_options& o : opt_.variants) obs.best_of_n(memory_type::dram, name(o));
+    const coloring_result r = color_best_of(problem, detail::make_geometry<memory_type::dram>(m.tgt),
+                                            std::span<const color_options>(opt_.variants));
+    obs.score(memory_type::dram, r.peak);
+    space_report sr;
+    sr.memory = memory_type::dram;
+    sr.space = address_space::shared;
+    sr.iterations = 1;
+    sr.heuristic = name(r.options);
+    sr.peak = r.peak;
+    sr.nodes = n + b;
+    sr.edges = g.num_edges();
+    if (!r.complete()) {
+      std::vector<std::string> bad;
+      for (const unplaced_node& u : r.unplaced)
+        if (u.node < n) bad.push_back(names[u.node]);
+      throw allocation_error(rep.pass + ": " + cant_help_message(memory_type::dram, bad));
+    }
+    std::map<std::string, placement> where;
+    for (std::size_t i = 0; i < n; ++i) where.emplace(names[i], *r.placements[i]);
+    for (function& f : work.functions)
+      for (tensor& t : f.tensors)
+        if (t.memory == memory_type::dram && t.space == address_space::shared && !t.at) t.at = where.at(t.name);
+    obs.did_color(memory_type::dram, sr.heuristic);
+    sr.ok = true;
+    rep.functions.emplace_back("<module>", std::move(sr));
+    m = std::move(work);
+  }
+
+  allocator_options opt_;
+  Spill spill_;
+};
+
+// The eight registrations of the seed (CONTRACT.md section 1), each with its tuple.
+using coloring_allocator_psum = coloring_allocator<memory_type::psum, false, address_space::local>;
+using coloring_allocator_sb = coloring_allocator<memory_type::sb, false, address_space::local>;
+using coloring_allocator_dram = coloring_allocator<memory_type::dram, false, address_space::local>;
+using coloring_allocator_dram_shared = coloring_allocator<memory_type::dram, false, address_space::shared>;
+using coloring_allocator_dram_debug = coloring_allocator<memory_type::dram, false, address_space::debug>;
+using coloring_allocator_dram_post_lnk = coloring_allocator<memory_type::dram, true, address_space::local>;
+using coloring_allocator_dram_shared_post_lnk = coloring_allocator<memory_type::dram, true, address_space::shared>;
+using coloring_allocator_reg = coloring_allocator<memory_type::reg, false, address_space::local>;
+
+/// All nine allocator pass names (the eight registrations, then the loop-aware class).
+inline constexpr std::string_view allocator_pass_names[] = {
+    "coloring_allocator_psum",          "coloring_allocator_sb",
+    "coloring_allocator_dram",          "coloring_allocator_dram_shared",
+    "coloring_allocator_dram_debug",    "coloring_allocator_dram_post_lnk",
+    "coloring_allocator_dram_shared_post_lnk", "coloring_allocator_reg",
+    "coloring_allocator_with_loop"};
+
+/// Checks the operands of PSUM and SB after placement (the seed's indice_legalization): every operand of
+/// those memories must name a placed tensor whose place is legal on the target. Throws input_error naming
+/// the function and tensor.
+inline void legalize_indices(const function& f, const target& t) {
+  for (const instruction& i : f.insts) {
+    if (i.is_loop()) continue;
+    for (std::uint32_t s = i.first_operand; s < i.first_operand + i.n_outputs + i.n_inputs; ++s) {
+      const tensor& x = f.tensors[f.operands[s]];
+      if (x.memory != memory_type::psum && x.memory != memory_type::sb) continue;
+      if (!x.at) throw input_error("indice_legalization: function '" + f.name + "', tensor %" + x.name + " has no place");
+      if (auto p = placement_problem(t, x))
+        throw input_error("indice_legalization: function '" + f.name + "', tensor %" + x.name + ": " + *p);
+    }
+  }
+}
+
+/// The seed's ColoringAllocatorWithLoop (optlevel 6): per function, linearize with flattened loops,
+/// PSUM then SB on the same linearized function, index legalization, free.
+template <SpillPolicy Spill = spill_to_next_tier>
+class basic_coloring_allocator_with_loop {
+ public:
+  static constexpr std::string_view pass_name = "coloring_allocator_with_loop";
+  using linearization = flattened_loops;
+
+  explicit basic_coloring_allocator_with_loop(allocator_options opt = {}, Spill spill = {})
+      : opt_(std::move(opt)), spill_(std::move(spill)) {}
+
+  template <class Observer = null_observer>
+  pass_report run(module& m, Observer&& obs = {}) const {
+    pass_report rep;
+    rep.pass = std::string(pass_name);
+    const auto deadline = detail::deadline_after(opt_.timeout_seconds);
+    module work = m;
+    const space_options so{opt_.variants, deadline, {}};
+    for (function& f : work.functions) {
+      linearized_function lf = linearize(f, flattened_loops{});
+      space_report p = allocate_space(lf, m.tgt, space_filter{memory_type::psum, address_space::local},
+                                      psum_banks(m.tgt), spill_, obs, so);
+      if (!p.ok) throw allocation_error(rep.pass + ": function '" + f.name + "': " + p.error);
+      space_report s = allocate_space(lf, m.tgt, space_filter{memory_type::sb, address_space::local},
+                                      scratchpad_2d(m.tgt), spill_, obs, so);
+      if (!s.ok) throw allocation_error(rep.pass + ": function '" + f.name + "': " + s.error);
+      function done = lf.commit();
+      legalize_indices(done, m.tgt);
+      rep.functions.emplace_back(f.name, std::move(p));
+      rep.functions.emplace_back(f.name, std::move(s));
+      f = std::move(done);
+    }
+    m = std::move(work);
+    return rep;
+  }
+
+ private:
+  allocator_options opt_;
+  Spill spill_;
+};
+
+using coloring_allocator_with_loop = basic_coloring_allocator_with_loop<>;
+
+}  // namespace gca

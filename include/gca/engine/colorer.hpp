@@ -1,0 +1,217 @@
+// gca/engine/colorer.hpp — the generic Chaitin–Briggs colorer: simplify + select over any GeometryPolicy.
+//
+// Provides `coloring_problem` (graph, per-node extents, spill costs, pins, priorities), `color_options`
+// (select heuristic x simplify order), `coloring_result`, `color` (one run) and `color_best_of` (the
+// seed's "best-of-n loop": one run per variant, keep the best score). Algorithm: Chaitin (1982) with
+// Briggs' optimistic coloring (1994); the degree < K test generalized by the geometry's blocking bound
+// (gca/geometry/concept.hpp). Phases, in order:
+//   1. pins: every pinned node is placed where it is pinned, first, and never moved; an illegal pin is
+//      reported (pinned_illegal) and two interfering pins that overlap are reported (pinned_conflicts);
+//   2. nodes that cannot fit even alone are reported (does_not_fit) and take no part;
+//   3. simplify (gca/engine/simplify.hpp), 4. select (gca/engine/select.hpp).
+// Deterministic: all orders break ties on node id, and best-of-n breaks ties on variant order.
+// Models no concept itself; `color` and `color_best_of` take any GeometryPolicy.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <gca/engine/select.hpp>
+#include <gca/engine/simplify.hpp>
+#include <gca/error.hpp>
+#include <gca/geometry/concept.hpp>
+#include <gca/graph/interference.hpp>
+#include <gca/ir/types.hpp>
+
+namespace gca {
+
+/// What to color. Non-owning: the spans must outlive the call. Empty optional spans mean "default".
+struct coloring_problem {
+  const interference_graph& graph;
+  std::span<const extent> extents;                        // one per node
+  std::span<const double> spill_costs = {};               // one per node, >= 0; empty: all 1
+  std::span<const std::optional<placement>> pinned = {};  // one per node; empty: nothing pinned
+  std::span<const double> priority = {};                  // one per node, for priority_first; empty: footprint
+};
+
+/// One variant of the colorer.
+struct color_options {
+  select_heuristic heuristic = select_heuristic::best_fit;
+  simplify_order order = simplify_order::largest_first;
+  friend constexpr bool operator==(const color_options&, const color_options&) = default;
+};
+
+/// "best-fit/largest-first": the name the log line `best-of-n loop, heuristic = <name>` prints.
+inline std::string name(const color_options& o) {
+  return std::string(to_string(o.heuristic)) + "/" + std::string(to_string(o.order));
+}
+
+struct coloring_stats {
+  std::size_t nodes = 0;             // nodes in the graph
+  std::size_t edges = 0;             // undirected interference edges
+  std::size_t pinned = 0;            // nodes placed by pin
+  std::size_t optimistic = 0;        // nodes simplify removed without passing the trivially-colorable test
+  std::size_t trivial_failures = 0;  // must be 0: trivially colorable nodes select could not place
+  std::size_t runs = 0;              // colorer runs behind this result (best-of-n: the number of variants)
+};
+
+struct coloring_result {
+  std::vector<std::optional<placement>> placements;          // per node; empty optional: unplaced
+  std::vector<unplaced_node> unplaced;                       // sorted by node id
+  std::vector<std::pair<node_id, node_id>> pinned_conflicts;  // interfering pins that overlap (u < v)
+  std::uint64_t peak = 0;  // max end over placed nodes in the geometry's linear measure (0 if none)
+  color_options options;   // the variant that produced this result
+  coloring_stats stats;
+
+  /// Every node placed and no pin conflict.
+  bool complete() const noexcept { return unplaced.empty() && pinned_conflicts.empty(); }
+};
+
+namespace detail {
+
+inline void check_problem(const coloring_problem& p) {
+  const std::size_t n = p.graph.num_nodes();
+  auto check_size = [n](std::size_t got, const char* what) {
+    if (got != n)
+      throw input_error(std::string("color: ") + what + " has " + std::to_string(got) +
+                        " entries for a graph of " + std::to_string(n) + " nodes");
+  };
+  check_size(p.extents.size(), "extents");
+  if (!p.spill_costs.empty()) check_size(p.spill_costs.size(), "spill_costs");
+  if (!p.pinned.empty()) check_size(p.pinned.size(), "pinned");
+  if (!p.priority.empty()) check_size(p.priority.size(), "priority");
+  for (std::size_t v = 0; v < p.spill_costs.size(); ++v)
+    if (!(p.spill_costs[v] >= 0) || std::isinf(p.spill_costs[v]))
+      throw input_error("color: spill cost of node " + std::to_string(v) + " is not a finite number >= 0");
+  for (std::size_t v = 0; v < p.priority.size(); ++v)
+    if (std::isnan(p.priority[v])) throw input_error("color: priority of node " + std::to_string(v) + " is NaN");
+}
+
+}  // namespace detail
+
+/// One run of the colorer with one variant. Throws input_error on inconsistent input sizes or bad costs;
+/// an allocation that cannot succeed is not an error: see `unplaced` and `pinned_conflicts`.
+template <GeometryPolicy Geometry>
+coloring_result color(const coloring_problem& p, const Geometry& geom, const color_options& opt = {}) {
+  detail::check_problem(p);
+  const interference_graph& g = p.graph;
+  const std::size_t n = g.num_nodes();
+  coloring_result r;
+  r.options = opt;
+  r.placements.assign(n, std::nullopt);
+  r.stats.nodes = n;
+  r.stats.edges = g.num_edges();
+  r.stats.runs = 1;
+
+  std::vector<node_role> roles(n, node_role::normal);
+  std::vector<unplaced_node> unplaced;
+  // 1. Pins, in id order: a legal pin is placed as given (never moved), an illegal one is dropped and
+  // reported. Conflicts between legal pins are reported but both keep their place: pins are facts.
+  for (node_id v = 0; v < n; ++v) {
+    if (p.pinned.empty() || !p.pinned[v]) continue;
+    if (!geom.legal(p.extents[v], *p.pinned[v])) {
+      roles[v] = node_role::excluded;
+      unplaced.push_back({v, unplaced_reason::pinned_illegal});
+      continue;
+    }
+    roles[v] = node_role::pinned;
+    r.placements[v] = p.pinned[v];
+    ++r.stats.pinned;
+  }
+  for (node_id v = 0; v < n; ++v) {
+    if (roles[v] != node_role::pinned) continue;
+    for (node_id u : g.neighbors(v))
+      if (u > v && roles[u] == node_role::pinned &&
+          geom.overlaps(p.extents[v], *r.placements[v], p.extents[u], *r.placements[u]))
+        r.pinned_conflicts.emplace_back(v, u);
+  }
+  // 2. Nodes that fit nowhere.
+  for (node_id v = 0; v < n; ++v) {
+    if (roles[v] == node_role::normal && !geom.fits(p.extents[v])) {
+      roles[v] = node_role::excluded;
+      unplaced.push_back({v, unplaced_reason::does_not_fit});
+    }
+  }
+  // 3. + 4.
+  const simplify_result s = simplify(g, p.extents, std::span<const node_role>(roles), p.spill_costs,
+                                     p.priority, geom, opt.order);
+  r.stats.optimistic = s.optimistic_count;
+  select_result sel = select(g, p.extents, s, geom, opt.heuristic, r.placements);
+  r.stats.trivial_failures = sel.trivial_failures;
+  unplaced.insert(unplaced.end(), sel.unplaced.begin(), sel.unplaced.end());
+  std::sort(unplaced.begin(), unplaced.end(),
+            [](const unplaced_node& a, const unplaced_node& b) { return a.node < b.node; });
+  r.unplaced = std::move(unplaced);
+  for (node_id v = 0; v < n; ++v)
+    if (r.placements[v]) r.peak = std::max(r.peak, geom.end(p.extents[v], *r.placements[v]));
+  return r;
+}
+
+/// The variants best-of-n tries by default: both heuristics with each simplify order (the caller's
+/// priority order only when the problem has priorities). Sizes-first wins on byte memories (DSA traces),
+/// the degree orders on registers; running all of them costs a small constant factor.
+inline std::vector<color_options> default_variants(bool with_priority = false) {
+  std::vector<color_options> v;
+  for (simplify_order o : {simplify_order::largest_first, simplify_order::priority_first,
+                           simplify_order::smallest_last, simplify_order::largest_degree}) {
+    if (o == simplify_order::priority_first && !with_priority) continue;
+    for (select_heuristic h : {select_heuristic::best_fit, select_heuristic::first_fit}) v.push_back({h, o});
+  }
+  return v;
+}
+
+namespace detail {
+
+/// Total spill cost of the unplaced nodes (1 per node without costs).
+inline double unplaced_cost(const coloring_problem& p, const coloring_result& r) {
+  double c = 0;
+  for (const unplaced_node& u : r.unplaced) c += p.spill_costs.empty() ? 1.0 : p.spill_costs[u.node];
+  return c;
+}
+
+/// Score order of best-of-n: complete colorings first, then the lowest peak; among incomplete ones the
+/// fewest pin conflicts, the lowest spill cost left unplaced, the fewest unplaced nodes, the lowest peak.
+inline bool better_result(const coloring_problem& p, const coloring_result& a, const coloring_result& b) {
+  if (a.complete() != b.complete()) return a.complete();
+  if (a.complete()) return a.peak < b.peak;
+  if (a.pinned_conflicts.size() != b.pinned_conflicts.size())
+    return a.pinned_conflicts.size() < b.pinned_conflicts.size();
+  const double ca = unplaced_cost(p, a), cb = unplaced_cost(p, b);
+  if (ca != cb) return ca < cb;
+  if (a.unplaced.size() != b.unplaced.size()) return a.unplaced.size() < b.unplaced.size();
+  return a.peak < b.peak;
+}
+
+}  // namespace detail
+
+/// The best-of-n loop: runs `color` once per variant (in order) and keeps the best score (see
+/// detail::better_result; ties keep the earlier variant). `result.options` names the winner and
+/// `result.stats.runs` the number of runs. Throws input_error if `variants` is empty.
+template <GeometryPolicy Geometry>
+coloring_result color_best_of(const coloring_problem& p, const Geometry& geom,
+                              std::span<const color_options> variants) {
+  if (variants.empty()) throw input_error("color_best_of: no variant to run");
+  std::optional<coloring_result> best;
+  for (const color_options& o : variants) {
+    coloring_result r = color(p, geom, o);
+    if (!best || detail::better_result(p, r, *best)) best = std::move(r);
+  }
+  best->stats.runs = variants.size();
+  return std::move(*best);
+}
+
+/// best-of-n over default_variants().
+template <GeometryPolicy Geometry>
+coloring_result color_best_of(const coloring_problem& p, const Geometry& geom) {
+  const std::vector<color_options> v = default_variants(!p.priority.empty());
+  return color_best_of(p, geom, std::span<const color_options>(v));
+}
+
+}  // namespace gca

@@ -1,0 +1,174 @@
+// gca/engine/space_colorer.hpp — one coloring attempt of one memory over a linearized function, and
+// its commit.
+//
+// Provides `color_space` (the phases of one pass through the seed's fixpoint head: renumber_locations,
+// find_partners / find_first_defs / find_last_uses / find_loads / live_range (liveness), build, find_costs,
+// simplify, select, with the best-of-n choice of heuristic) and `commit_space` (placements written into
+// the linearized function's working copy: webs that got different places become tensors of their own,
+// `name.N`, and the operands that belong to them are renamed). The spill fixpoint (spill/fixpoint.hpp)
+// drives these two; the drivers call it. Generic in the GeometryPolicy; the Observer receives the seed's
+// log lines (engine/observer.hpp).
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <gca/engine/colorer.hpp>
+#include <gca/engine/observer.hpp>
+#include <gca/geometry/concept.hpp>
+#include <gca/graph/interference.hpp>
+#include <gca/ir/module.hpp>
+#include <gca/linearize/linearize.hpp>
+#include <gca/liveness/live_ranges.hpp>
+
+namespace gca {
+
+/// Which tensors one colorer places: those of `memory` and (for DRAM) `space`. Tensors of the same
+/// memory that already have a place (pinned, or placed by an earlier colorer) take part as fixed nodes.
+struct space_filter {
+  memory_type memory = memory_type::sb;
+  address_space space = address_space::local;
+  bool colors(const tensor& t) const noexcept {
+    return t.memory == memory && (memory != memory_type::dram || t.space == space) && !t.at;
+  }
+  bool constrains(const tensor& t) const noexcept { return t.memory == memory && t.at.has_value(); }
+};
+
+/// The outcome of one attempt: the liveness it was computed on, the graph's nodes, and the coloring.
+struct space_attempt {
+  liveness live;
+  std::vector<web_id> node_web;                 // graph node -> web (no_web: untouched tensor, blocker)
+  std::vector<tensor_id> node_tensor;           // graph node -> tensor (no_tensor: blocker)
+  std::vector<extent> extents;                  // per node
+  std::vector<double> costs;                    // per node: the web's spill cost
+  std::vector<std::optional<placement>> pins;   // per node: fixed placement, if any
+  std::vector<double> priority;                 // per node: earlier first point = higher (interval order)
+  std::optional<interference_graph> graph;
+  std::optional<coloring_result> result;
+
+  bool complete() const noexcept { return result && result->complete(); }
+  /// Webs (of tensors this colorer places) that select left unplaced.
+  std::vector<web_id> unplaced_webs() const {
+    std::vector<web_id> v;
+    if (result)
+      for (const unplaced_node& u : result->unplaced)
+      if (node_web[u.node] != no_web) v.push_back(node_web[u.node]);
+    return v;
+  }
+};
+
+/// One pass through the fixpoint head for memory `filter` (the linearized function must be numbered).
+/// `blockers` are fixed extents live at every point (another core's memory, after linking); they must
+/// not overlap each other. They become graph nodes with `node_web == no_web`.
+template <GeometryPolicy Geometry, class Observer>
+space_attempt color_space(const linearized_function& lf, const space_filter& filter, const Geometry& geom,
+                          std::span<const color_options> variants, Observer& obs,
+                          std::span<const placed_neighbor> blockers = {}) {
+  space_attempt a;
+  const function& f = lf.work();
+  a.live = analyze_liveness(lf);  // first defs, last uses, loads, memloc_split, live ranges, costs
+  live_range_table table;
+  for (web_id w = 0; w < a.live.webs.size(); ++w) {
+    const tensor& t = f.tensors[a.live.webs[w].tensor];
+    if (!filter.colors(t) && !filter.constrains(t)) continue;
+    a.node_web.push_back(w);
+    a.node_tensor.push_back(a.live.webs[w].tensor);
+    a.extents.push_back(t.shape);
+    a.costs.push_back(a.live.webs[w].spill_cost);
+    a.pins.push_back(t.at);
+    table.add(a.live.range(w));
+  }
+  // A placed shared buffer that this function does not touch is still live whenever any core runs, so
+  // it holds its bytes throughout. (Untouched tensors this colorer places are placed at commit.)
+  std::vector<std::uint8_t> has_web(f.tensors.size(), 0);
+  for (const web& w : a.live.webs) has_web[w.tensor] = 1;
+  for (tensor_id t = 0; t < f.tensors.size(); ++t) {
+    const tensor& x = f.tensors[t];
+    if (has_web[t] || !filter.constrains(x) || x.memory != memory_type::dram || x.space != address_space::shared)
+      continue;
+    a.node_web.push_back(no_web);
+    a.node_tensor.push_back(t);
+    a.extents.push_back(x.shape);
+    a.costs.push_back(0);
+    a.pins.push_back(x.at);
+    table.add(interval{0, static_cast<program_point>(a.live.points + 2)});
+  }
+  for (const placed_neighbor& b : blockers) {
+    a.node_web.push_back(no_web);
+    a.node_tensor.push_back(no_tensor);
+    a.extents.push_back(b.size);
+    a.costs.push_back(0);
+    a.pins.push_back(b.at);
+    table.add(interval{0, static_cast<program_point>(a.live.points + 2)});
+  }
+  // Interval order: placing ranges by their first point colors an interval graph optimally, and it is a
+  // good order for sized nodes too; best-of-n tries it beside the size and degree orders.
+  a.priority.resize(a.node_web.size());
+  for (node_id v = 0; v < a.node_web.size(); ++v) a.priority[v] = -static_cast<double>(table.ranges(v).front().begin);
+  a.graph.emplace(build_interference(table));  // build
+  const coloring_problem problem{*a.graph, a.extents, a.costs, a.pins, a.priority};
+  for (const color_options& o : variants) obs.best_of_n(filter.memory, name(o));
+  a.result = color_best_of(problem, geom, variants);  // simplify + select, best-of-n
+  obs.score(filter.memory, a.result->peak);
+  return a;
+}
+
+/// Writes the placements of a complete attempt into `lf.work()`. Each tensor's first web keeps its
+/// name; a further web becomes a new tensor `name.N` (N the smallest free suffix) and every operand slot
+/// of that web is renamed. Returns the number of webs split off into new tensors.
+template <GeometryPolicy Geometry>
+std::size_t commit_space(linearized_function& lf, const space_attempt& a, const space_filter& filter,
+                         const Geometry& geom) {
+  function& f = lf.work();
+  const std::size_t original = f.tensors.size();
+  std::vector<tensor_id> web_tensor(a.live.webs.size(), no_tensor);
+  std::vector<std::uint8_t> first_seen(original, 0);
+  std::set<std::string> names;  // for fresh names; iteration order is not used for decisions
+  for (const tensor& t : f.tensors) names.insert(t.name);
+  std::vector<std::uint32_t> next_suffix(original, 1);
+  // Decide membership before any placement is written (a placed tensor no longer "needs coloring").
+  std::vector<std::uint8_t> colored(original, 0);
+  for (tensor_id t = 0; t < original; ++t) colored[t] = filter.colors(f.tensors[t]) ? 1 : 0;
+
+  for (node_id v = 0; v < a.node_web.size(); ++v) {
+    const web_id w = a.node_web[v];
+    if (w == no_web) continue;  // a blocker, or an untouched shared buffer
+    const tensor_id t = a.live.webs[w].tensor;
+    if (!colored[t]) continue;  // fixed node: already placed
+    const placement at = *a.result->placements[v];
+    if (!first_seen[t]) {
+      first_seen[t] = 1;
+      web_tensor[w] = t;
+      f.tensors[t].at = at;
+      continue;
+    }
+    tensor copy = f.tensors[t];
+    std::string fresh;
+    do fresh = copy.name + "." + std::to_string(next_suffix[t]++);
+    while (names.count(fresh) != 0);
+    names.insert(fresh);
+    copy.name = fresh;
+    copy.at = at;
+    copy.kind = tensor_kind::internal;  // I/O tensors are never split (liveness keeps them whole)
+    web_tensor[w] = static_cast<tensor_id>(f.tensors.size());
+    f.tensors.push_back(std::move(copy));
+  }
+  // Tensors of the space that no instruction touches never hold a value: any legal place clear of the
+  // fixed nodes (pins, other spaces, other cores) will do.
+  std::vector<placed_neighbor> fixed;
+  for (node_id v = 0; v < a.node_web.size(); ++v)
+    if (a.pins[v]) fixed.push_back({a.extents[v], *a.pins[v]});
+  for (tensor_id t = 0; t < original; ++t)
+    if (colored[t] && !first_seen[t]) f.tensors[t].at = geom.select(f.tensors[t].shape, fixed, select_heuristic::first_fit);
+  for (std::size_t s = 0; s < f.operands.size(); ++s) {
+    const web_id w = a.live.slot_web[s];
+    if (w != no_web && web_tensor[w] != no_tensor) f.operands[s] = web_tensor[w];
+  }
+  return f.tensors.size() - original;
+}
+
+}  // namespace gca

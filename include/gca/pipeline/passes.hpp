@@ -1,0 +1,266 @@
+// gca/pipeline/passes.hpp — the run-time side: passes, the pass registry, and the passes gca implements
+// besides the allocators.
+//
+// Provides `backend_pass` (a named, type-erased step over a module), `pass_registry` (name -> factory
+// `std::function<backend_pass(const pass_options&)>`, the seed's GeneratorRegistration), the run-time
+// constructor `make_coloring_allocator(Type, post_lnk, from, to)` that rejects a tuple breaking an
+// invariant with its error code, and gca's own non-allocator passes: memory analysis, bir_linker,
+// sync_shared_allocations, report_stats. `default_registry()` registers all of them. An unregistered name
+// is the seed's error: "Backend pass: <name> is not registered!".
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <ostream>
+#include <sstream>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include <gca/drivers/coloring_allocator.hpp>
+#include <gca/engine/observer.hpp>
+#include <gca/error.hpp>
+#include <gca/ir/module.hpp>
+
+namespace gca {
+
+/// What every pass factory gets: allocator options and where log lines go (nullptr: silent).
+struct pass_options {
+  allocator_options alloc;
+  std::ostream* log = nullptr;  // the seed's log lines (`gca-alloc -v`)
+};
+
+/// One step of a pipeline. `run` edits the module in place or throws (leaving it unchanged).
+struct backend_pass {
+  std::string name;
+  std::function<pass_report(module&)> run;
+};
+
+class pass_registry {
+ public:
+  using factory = std::function<backend_pass(const pass_options&)>;
+
+  void add(std::string name, factory f) { factories_[std::move(name)] = std::move(f); }
+  bool contains(std::string_view name) const { return factories_.find(std::string(name)) != factories_.end(); }
+  backend_pass create(std::string_view name, const pass_options& opt) const {
+    auto it = factories_.find(std::string(name));
+    if (it == factories_.end()) throw input_error("Backend pass: " + std::string(name) + " is not registered!");
+    return it->second(opt);
+  }
+  /// Registered names, sorted.
+  std::vector<std::string> names() const {
+    std::vector<std::string> v;
+    for (const auto& [k, f] : factories_) v.push_back(k);
+    return v;
+  }
+
+ private:
+  std::map<std::string, factory> factories_;  // ordered: names() is deterministic
+};
+
+namespace detail {
+
+template <class Allocator>
+backend_pass wrap_allocator(std::string name, const pass_options& opt) {
+  Allocator a(opt.alloc);
+  std::ostream* log = opt.log;
+  return {std::move(name), [a, log](module& m) {
+            if (log) {
+              stream_observer obs{log};
+              return a.run(m, obs);
+            }
+            return a.run(m);
+          }};
+}
+
+}  // namespace detail
+
+/// The seed's constructor called with a tuple built at run time (a registry, a config file). A tuple
+/// that breaks an invariant is an input_error carrying the code; to_space other than Local is refused
+/// (no registration exercises it and its meaning is unknown, CONTRACT.md section 1).
+inline backend_pass make_coloring_allocator(memory_type type, bool post_link, address_space from,
+                                            address_space to, const pass_options& opt = {}) {
+  if (const int code = invariant_violation(type, post_link, from); code != 0)
+    throw input_error("ColoringAllocator(" + std::string(to_string(type)) + ", post_lnk=" +
+                      (post_link ? "true" : "false") + ", " + std::string(to_string(from)) +
+                      "): " + std::string(invariant_message(code)));
+  if (to != address_space::local)
+    throw input_error("ColoringAllocator: to_space " + std::string(to_string(to)) +
+                      " is not supported (every registration passes Local)");
+  const std::string_view registered = registered_name(type, post_link, from);
+  std::string name = registered.empty() ? "coloring_allocator_dram_debug_post_lnk" : std::string(registered);
+  using enum memory_type;
+  using as = address_space;
+  switch (type) {
+    case psum: return detail::wrap_allocator<coloring_allocator_psum>(name, opt);
+    case sb: return detail::wrap_allocator<coloring_allocator_sb>(name, opt);
+    case reg: return detail::wrap_allocator<coloring_allocator_reg>(name, opt);
+    case dram:
+      if (!post_link && from == as::local) return detail::wrap_allocator<coloring_allocator_dram>(name, opt);
+      if (!post_link && from == as::shared) return detail::wrap_allocator<coloring_allocator_dram_shared>(name, opt);
+      if (!post_link && from == as::debug) return detail::wrap_allocator<coloring_allocator_dram_debug>(name, opt);
+      if (post_link && from == as::local) return detail::wrap_allocator<coloring_allocator_dram_post_lnk>(name, opt);
+      if (post_link && from == as::shared)
+        return detail::wrap_allocator<coloring_allocator_dram_shared_post_lnk>(name, opt);
+      return detail::wrap_allocator<coloring_allocator<dram, true, as::debug>>(name, opt);
+  }
+  throw input_error("ColoringAllocator: unknown memory type");
+}
+
+// ---- gca's non-allocator passes ------------------------------------------------------------------
+
+/// Per function and memory: the high-water mark (highest end of a placed tensor: bytes per partition for
+/// SB/PSUM, bytes for DRAM, registers for REG) and the footprint (bytes per partition x partitions, summed
+/// over distinct placed tensors, i.e. what would be needed with no reuse).
+struct memory_usage {
+  std::string function;
+  memory_type memory = memory_type::sb;
+  std::uint64_t high_water = 0;
+  std::uint64_t footprint = 0;
+  std::size_t tensors = 0;   // placed tensors
+  std::size_t unplaced = 0;  // tensors without a place yet
+};
+
+inline std::vector<memory_usage> analyze_memory(const module& m) {
+  std::vector<memory_usage> out;
+  for (const function& f : m.functions)
+    for (memory_type mt : {memory_type::psum, memory_type::sb, memory_type::dram, memory_type::reg}) {
+      memory_usage u;
+      u.function = f.name;
+      u.memory = mt;
+      for (const tensor& t : f.tensors) {
+        if (t.memory != mt) continue;
+        if (!t.at) {
+          ++u.unplaced;
+          continue;
+        }
+        ++u.tensors;
+        const std::uint64_t end = mt == memory_type::reg ? t.at->offset + 1 : t.at->offset + t.shape.bytes;
+        u.high_water = std::max(u.high_water, end);
+        u.footprint += mt == memory_type::reg ? 1 : std::uint64_t{t.shape.partitions} * t.shape.bytes;
+      }
+      if (u.tensors + u.unplaced > 0) out.push_back(u);
+    }
+  return out;
+}
+
+inline std::string format_memory(const std::vector<memory_usage>& v, std::string_view title) {
+  std::ostringstream os;
+  for (const memory_usage& u : v)
+    os << title << ": function '" << u.function << "' " << log_name(u.memory) << " high-water " << u.high_water
+       << " footprint " << u.footprint << " placed " << u.tensors << " unplaced " << u.unplaced << '\n';
+  return os.str();
+}
+
+/// sync_shared_allocations: every function's copy of a shared buffer takes the place the buffer has in
+/// the first function that placed it; copies placed differently are an error (the buffer is one).
+inline void sync_shared_allocations(module& m) {
+  std::map<std::string, placement> where;  // lookup only
+  for (const function& f : m.functions)
+    for (const tensor& t : f.tensors)
+      if (t.memory == memory_type::dram && t.space == address_space::shared && t.at) {
+        auto [it, fresh] = where.emplace(t.name, *t.at);
+        if (!fresh && it->second != *t.at)
+          throw input_error("sync_shared_allocations: shared tensor %" + t.name +
+                            " has different places in different functions");
+      }
+  for (function& f : m.functions)
+    for (tensor& t : f.tensors)
+      if (t.memory == memory_type::dram && t.space == address_space::shared && !t.at) {
+        auto it = where.find(t.name);
+        if (it != where.end()) t.at = it->second;
+      }
+}
+
+/// bir_linker: the per-core functions become one image. Core-local DRAM (local and debug, except user
+/// pins) of function k is relocated into region k; regions are stacked above every shared buffer and
+/// every pinned byte, in function order, each aligned to the DRAM alignment. Cores run concurrently, so
+/// after linking no two cores' DRAM share a byte (the post-link allocators then recolor it tighter).
+inline void bir_linker(module& m) {
+  const std::uint64_t align = m.tgt.dram_alignment;
+  auto round_up = [align](std::uint64_t x) { return (x + align - 1) / align * align; };
+  std::uint64_t base = 0;
+  for (const function& f : m.functions)
+    for (const tensor& t : f.tensors)
+      if (t.memory == memory_type::dram && t.at && (t.space == address_space::shared || t.pinned))
+        base = std::max(base, t.at->offset + t.shape.bytes);
+  base = round_up(base);
+  for (function& f : m.functions) {
+    std::uint64_t region = 0;
+    for (tensor& t : f.tensors) {
+      if (t.memory != memory_type::dram || !t.at || t.space == address_space::shared || t.pinned) continue;
+      region = std::max(region, t.at->offset + t.shape.bytes);
+    }
+    for (tensor& t : f.tensors) {
+      if (t.memory != memory_type::dram || !t.at || t.space == address_space::shared || t.pinned) continue;
+      t.at->offset += base;
+      if (t.at->offset + t.shape.bytes > m.tgt.dram_bytes)
+        throw allocation_error("bir_linker: the linked image does not fit in DRAM (function '" + f.name + "')");
+    }
+    base = round_up(base + region);
+  }
+}
+
+/// The registry with every pass gca implements: the nine allocators, memory analysis under any
+/// `memory_analysis_after_<pass>` name (register those names as needed with `add_memory_analysis`),
+/// sync_shared_allocations, bir_linker, report_stats.
+inline void add_memory_analysis(pass_registry& r, const std::string& name) {
+  r.add(name, [name](const pass_options& o) {
+    std::ostream* log = o.log;
+    return backend_pass{name, [name, log](module& m) {
+                          const std::string s = format_memory(analyze_memory(m), name);
+                          if (log) *log << s;
+                          return pass_report{name, {}};
+                        }};
+  });
+}
+
+inline pass_registry default_registry() {
+  pass_registry r;
+  using enum memory_type;
+  using as = address_space;
+  auto alloc = [&r](memory_type t, bool post, as from) {
+    r.add(std::string(registered_name(t, post, from)),
+          [t, post, from](const pass_options& o) { return make_coloring_allocator(t, post, from, as::local, o); });
+  };
+  alloc(psum, false, as::local);
+  alloc(sb, false, as::local);
+  alloc(dram, false, as::local);
+  alloc(dram, false, as::shared);
+  alloc(dram, false, as::debug);
+  alloc(dram, true, as::local);
+  alloc(dram, true, as::shared);
+  alloc(reg, false, as::local);
+  r.add("coloring_allocator_with_loop", [](const pass_options& o) {
+    return detail::wrap_allocator<coloring_allocator_with_loop>("coloring_allocator_with_loop", o);
+  });
+  r.add("sync_shared_allocations", [](const pass_options&) {
+    return backend_pass{"sync_shared_allocations", [](module& m) {
+                          module work = m;
+                          sync_shared_allocations(work);
+                          m = std::move(work);
+                          return pass_report{"sync_shared_allocations", {}};
+                        }};
+  });
+  r.add("bir_linker", [](const pass_options&) {
+    return backend_pass{"bir_linker", [](module& m) {
+                          module work = m;
+                          bir_linker(work);
+                          m = std::move(work);
+                          return pass_report{"bir_linker", {}};
+                        }};
+  });
+  r.add("report_stats", [](const pass_options& o) {
+    std::ostream* log = o.log;
+    return backend_pass{"report_stats", [log](module& m) {
+                          if (log) *log << format_memory(analyze_memory(m), "report_stats");
+                          return pass_report{"report_stats", {}};
+                        }};
+  });
+  return r;
+}
+
+}  // namespace gca

@@ -1,0 +1,121 @@
+// gca/spill/fixpoint.hpp — the per-space colorer: the seed's *_Allocator::allocate with its spill fixpoint.
+//
+// Provides `allocate_space`: color one memory of a linearized function; while select leaves webs
+// unplaced, let the SpillPolicy insert spill code (a larger function) and color again. The loop ends on
+// data, not on a count: when an attempt places everything (commit), or when the policy says spilling can't
+// help (failure, with the seed's message and the tensors named). The only other way out is the
+// wall-clock watchdog, which throws timeout_error ("GCA is taking too long"). The figures the seed logs
+// are returned in a `space_report` and sent to the Observer.
+//
+//   restart:  renumber_locations, liveness (partners, first defs, last uses, loads, memloc_split,
+//             live_range), build, find_costs, simplify, select   (engine/space_colorer.hpp)
+//             complete?  -> commit, return
+//             otherwise  -> create_eintervals + insert_spill_code (the policy), goto restart
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <gca/engine/colorer.hpp>
+#include <gca/engine/observer.hpp>
+#include <gca/engine/space_colorer.hpp>
+#include <gca/error.hpp>
+#include <gca/geometry/concept.hpp>
+#include <gca/ir/target.hpp>
+#include <gca/linearize/linearize.hpp>
+#include <gca/spill/concept.hpp>
+
+namespace gca {
+
+struct space_options {
+  std::vector<color_options> variants = default_variants(true);  // the best-of-n heuristics, in order
+  std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max();
+  std::vector<placed_neighbor> blockers;  // fixed, live everywhere (other cores' memory); must not overlap
+};
+
+struct space_report {
+  memory_type memory = memory_type::sb;
+  address_space space = address_space::local;
+  bool ok = false;
+  std::string error;              // the failure message (empty when ok)
+  std::vector<std::string> unplaceable;  // tensors named by the failure
+  std::size_t iterations = 0;     // attempts made (the seed's "Number of iterations in SB spills do loop")
+  std::string heuristic;          // best-of-n winner of the last attempt
+  std::uint64_t peak = 0;         // the score: highest end in the space's linear measure
+  std::size_t nodes = 0;          // graph nodes in the last attempt
+  std::size_t edges = 0;          // graph edges in the last attempt
+  std::size_t split = 0;          // webs committed as tensors of their own (memloc_split)
+  spill_state spills;             // what was spilled, and its estimated cost
+};
+
+/// The message when spilling can't help (CONTRACT.md section 3), with the tensors named.
+inline std::string cant_help_message(memory_type m, const std::vector<std::string>& names) {
+  std::string s = "couldn't allocate every tensor in " + std::string(log_name(m)) + " and spilling can't help";
+  if (!names.empty()) {
+    s += " (";
+    for (std::size_t k = 0; k < names.size(); ++k) s += (k ? ", %" : "%") + names[k];
+    s += ")";
+  }
+  return s;
+}
+
+template <GeometryPolicy Geometry, SpillPolicy Spill, class Observer = null_observer>
+space_report allocate_space(linearized_function& lf, const target& tgt, const space_filter& filter,
+                            const Geometry& geom, const Spill& spill, Observer& obs,
+                            const space_options& opt = {}) {
+  space_report rep;
+  rep.memory = filter.memory;
+  rep.space = filter.space;
+  obs.will_allocate(filter.memory);
+  rep.spills.no_spill.assign(lf.work().tensors.size(), 0);
+
+  // A tensor that fits nowhere even alone can't be helped by spilling others.
+  for (const tensor& t : lf.work().tensors)
+    if (filter.colors(t) && !geom.fits(t.shape)) rep.unplaceable.push_back(t.name);
+  if (!rep.unplaceable.empty()) {
+    rep.error = cant_help_message(filter.memory, rep.unplaceable);
+    return rep;
+  }
+
+  for (;;) {
+    if (std::chrono::steady_clock::now() > opt.deadline) throw timeout_error();
+    ++rep.iterations;
+    lf.renumber_locations();
+    space_attempt a = color_space(lf, filter, geom, opt.variants, obs, opt.blockers);
+    rep.heuristic = name(a.result->options);
+    rep.peak = a.result->peak;
+    rep.nodes = a.result->stats.nodes;
+    rep.edges = a.result->stats.edges;
+    if (a.complete()) {
+      obs.did_color(filter.memory, rep.heuristic);
+      rep.split = commit_space(lf, a, filter, geom);
+      rep.ok = true;
+      obs.did_finish(filter.memory, rep.iterations, rep.spills.cycles, rep.spills.spilled_webs,
+                     rep.spills.spilled_bytes);
+      return rep;
+    }
+    const function& f = lf.work();
+    if (!a.result->pinned_conflicts.empty()) {
+      const auto [u, v] = a.result->pinned_conflicts.front();
+      auto who = [&](node_id x) {
+        return a.node_tensor[x] == no_tensor ? std::string("<memory of another core>") : f.tensors[a.node_tensor[x]].name;
+      };
+      rep.unplaceable = {who(u), who(v)};
+      rep.error = cant_help_message(filter.memory, rep.unplaceable) + ": pinned tensors overlap while both live";
+      return rep;
+    }
+    if (spill.spill(lf, a, filter, tgt, rep.spills) == 0) {
+      for (web_id w : a.unplaced_webs()) {
+        const std::string& n = lf.work().tensors[a.live.webs[w].tensor].name;
+        if (std::find(rep.unplaceable.begin(), rep.unplaceable.end(), n) == rep.unplaceable.end())
+          rep.unplaceable.push_back(n);
+      }
+      rep.error = cant_help_message(filter.memory, rep.unplaceable);
+      return rep;
+    }
+  }
+}
+
+}  // namespace gca

@@ -1,0 +1,327 @@
+// gca/spill/spill_to_next_tier.hpp — the seed's spill step: create_eintervals + insert_spill_code.
+//
+// Provides `spill_to_next_tier`, a SpillPolicy (spill/concept.hpp). Victims: every web select left
+// unplaced that may be spilled; for an unplaced web that may not (a temporary, a pinned or I/O tensor,
+// a PSUM accumulation group), its cheapest spillable neighbor per byte of relief. Each victim web gets a
+// slot in the next memory of the hierarchy (PSUM -> SB, SB -> DRAM, same bytes per partition in SB,
+// partitions x bytes in DRAM) and is replaced, point by point, by short temporaries:
+//
+//      %t = op ...            becomes     %t.rK = op ...
+//                                         %t.slot = spill %t.rK
+//      ... = use %t           becomes     %t.rJ = reload %t.slot
+//                                         ... = use %t.rJ
+//
+// A point that both reads and writes the web (a `+=`, an opaque loop that carries it) reloads before and
+// spills after, through one temporary. A web whose every write is a `load` of a tensor the function never
+// writes is not stored at all: its reads re-load from the source (the seed's find_loads). Temporaries are
+// never spilled again (spill_state::no_spill), so the fixpoint terminates.
+//
+// Cost model (docs/SPILL.md): an inserted move of B bytes at a point that runs W times (the product of
+// the enclosing trip counts) costs W * ceil(B / target.dma_bytes_per_cycle) cycles.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <gca/engine/space_colorer.hpp>
+#include <gca/ir/module.hpp>
+#include <gca/ir/target.hpp>
+#include <gca/ir/validate.hpp>
+#include <gca/linearize/linearize.hpp>
+#include <gca/spill/concept.hpp>
+
+namespace gca {
+
+/// The memory a space spills into, if any (CONTRACT.md section 6: PSUM -> SB -> DRAM; DRAM, REG: none).
+constexpr std::optional<memory_type> next_tier(memory_type m) noexcept {
+  switch (m) {
+    case memory_type::psum: return memory_type::sb;
+    case memory_type::sb: return memory_type::dram;
+    case memory_type::dram:
+    case memory_type::reg: return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+struct spill_to_next_tier {
+  static constexpr std::string_view name = "spill_to_next_tier";
+
+  std::size_t spill(linearized_function& lf, const space_attempt& a, const space_filter& filter,
+                    const target& tgt, spill_state& st) const {
+    const std::optional<memory_type> next = next_tier(filter.memory);
+    if (!next) return 0;
+    st.no_spill.resize(lf.work().tensors.size(), 0);
+    const std::vector<web_id> victims = choose_victims(lf, a, filter, tgt, st);
+    for (web_id w : victims) insert_spill_code(lf, a, w, *next, tgt, st);
+    lf.renumber_locations();
+    return victims.size();
+  }
+
+  /// May this web be spilled at all?
+  static bool spillable(const function& f, const liveness& live, web_id w, const space_filter& filter,
+                        const spill_state& st) {
+    const web& x = live.webs[w];
+    const tensor& t = f.tensors[x.tensor];
+    if (!filter.colors(t) || st.is_temp(x.tensor)) return false;
+    if (t.kind != tensor_kind::internal || x.live_in || x.live_out) return false;
+    // A PSUM accumulation group stays in its bank from its first to its last accumulating write.
+    if (t.memory == memory_type::psum && x.accumulates) return false;
+    return x.defs > 0;
+  }
+
+ private:
+  /// Victims, in two steps. (1) Pressure: where the live area (partitions x bytes) exceeds the memory's
+  /// area, no coloring exists, and only a web that is live *across* such a point without being read or
+  /// written there is relieved by spilling it (spill code keeps a web live at its own reads and writes).
+  /// Greedily take the web with the most over-full points relieved per unit of spill cost, update the
+  /// pressure, and repeat until no point is over-full. (2) If no point was over-full, select failed on
+  /// fragmentation: spill each unplaced web that may be spilled, or else its cheapest spillable neighbor.
+  static std::vector<web_id> choose_victims(const linearized_function& lf, const space_attempt& a,
+                                            const space_filter& filter, const target& tgt, const spill_state& st) {
+    const function& f = lf.work();
+    const liveness& live = a.live;
+    const std::size_t n_points = live.points + 2;
+    auto area = [](const extent& e) { return static_cast<double>(e.partitions) * static_cast<double>(e.bytes); };
+    const double capacity = static_cast<double>(capacity_of(tgt, filter.memory)) *
+                            (filter.memory == memory_type::sb || filter.memory == memory_type::psum
+                                 ? static_cast<double>(tgt.sb_partitions)
+                                 : 1.0);
+    const double unit = filter.memory == memory_type::reg ? 1.0 : 0.0;  // a register counts as 1
+    auto size_of = [&](const extent& e) { return unit > 0 ? unit : area(e); };
+
+    // Pressure per point from every node of the attempt (webs by their ranges; others everywhere).
+    std::vector<double> pressure(n_points + 1, 0.0);
+    for (node_id v = 0; v < a.node_web.size(); ++v) {
+      const double sz = size_of(a.extents[v]);
+      if (a.node_web[v] == no_web) {
+        pressure[0] += sz;
+        pressure[n_points] -= sz;
+        continue;
+      }
+      for (const interval& i : live.range(a.node_web[v])) {
+        pressure[i.begin] += sz;
+        pressure[std::min<std::size_t>(i.end, n_points)] -= sz;
+      }
+    }
+    for (std::size_t p = 1; p <= n_points; ++p) pressure[p] += pressure[p - 1];
+
+    // Event points of each web (where it is read or written: spill code keeps it live there).
+    std::vector<std::vector<program_point>> events(live.webs.size());
+    for (std::size_t s = 0; s < live.slot_web.size(); ++s)
+      if (live.slot_web[s] != no_web) events[live.slot_web[s]].push_back(live.slot_point[s]);
+    for (auto& e : events) {
+      std::sort(e.begin(), e.end());
+      e.erase(std::unique(e.begin(), e.end()), e.end());
+    }
+    std::vector<web_id> candidates;
+    for (web_id w = 0; w < live.webs.size(); ++w)
+      if (spillable(f, live, w, filter, st)) candidates.push_back(w);
+
+    std::vector<web_id> out;
+    std::vector<std::uint8_t> chosen(live.webs.size(), 0);
+    std::vector<double> over_prefix(n_points + 1, 0.0);
+    for (;;) {
+      bool any = false;
+      for (std::size_t p = 0; p < n_points; ++p) {
+        const bool over = pressure[p] > capacity + 1e-9;
+        any = any || over;
+        over_prefix[p + 1] = over_prefix[p] + (over ? 1.0 : 0.0);
+      }
+      if (!any) break;
+      std::optional<web_id> best;
+      double best_score = 0;
+      for (web_id w : candidates) {
+        if (chosen[w]) continue;
+        double relief = 0;
+        for (const interval& i : live.range(w))
+          relief += over_prefix[std::min<std::size_t>(i.end, n_points)] - over_prefix[i.begin];
+        for (program_point q : events[w]) relief -= over_prefix[q + 1] - over_prefix[q];
+        if (relief <= 0) continue;
+        const double score = relief * size_of(f.tensors[live.webs[w].tensor].shape) /
+                             std::max(live.webs[w].spill_cost, 1e-9);
+        if (!best || score > best_score) best = w, best_score = score;  // ties: lowest id (iteration order)
+      }
+      if (!best) break;
+      chosen[*best] = 1;
+      out.push_back(*best);
+      const double sz = size_of(f.tensors[live.webs[*best].tensor].shape);
+      // Remove the victim's area from its range, except at its own event points.
+      std::vector<double> delta(n_points + 1, 0.0);
+      for (const interval& i : live.range(*best)) {
+        delta[i.begin] -= sz;
+        delta[std::min<std::size_t>(i.end, n_points)] += sz;
+      }
+      for (program_point q : events[*best]) {
+        delta[q] += sz;
+        delta[q + 1] -= sz;
+      }
+      double run = 0;
+      for (std::size_t p = 0; p < n_points; ++p) pressure[p] += (run += delta[p]);
+    }
+    if (!out.empty()) {
+      std::sort(out.begin(), out.end());
+      return out;
+    }
+
+    for (const unplaced_node& u : a.result->unplaced) {
+      const web_id w = a.node_web[u.node];
+      if (w == no_web) continue;
+      if (u.reason == unplaced_reason::does_not_fit || u.reason == unplaced_reason::pinned_illegal) continue;
+      if (spillable(f, live, w, filter, st)) {
+        if (!chosen[w]) chosen[w] = 1, out.push_back(w);
+        continue;
+      }
+      // Relieve an unspillable web through its cheapest spillable neighbor (cost per byte freed).
+      std::optional<web_id> best;
+      double best_ratio = 0;
+      for (node_id nb : a.graph->neighbors(u.node)) {
+        const web_id nw = a.node_web[nb];
+        if (nw == no_web || !spillable(f, live, nw, filter, st)) continue;
+        const double ratio = a.costs[nb] / area(a.extents[nb]);
+        if (!best || ratio < best_ratio || (ratio == best_ratio && nw < *best)) best = nw, best_ratio = ratio;
+      }
+      if (best && !chosen[*best]) chosen[*best] = 1, out.push_back(*best);
+    }
+    std::sort(out.begin(), out.end());
+    return out;
+  }
+
+  static std::string fresh_name(const function& f, std::set<std::string>& names, const std::string& base) {
+    if (names.empty())
+      for (const tensor& t : f.tensors) names.insert(t.name);
+    for (std::uint32_t k = 1;; ++k) {
+      std::string n = base + std::to_string(k);
+      if (names.insert(n).second) return n;
+    }
+  }
+
+  static tensor_id add_tensor(function& f, tensor t, spill_state& st, bool temp) {
+    f.tensors.push_back(std::move(t));
+    st.no_spill.push_back(temp ? 1 : 0);
+    return static_cast<tensor_id>(f.tensors.size() - 1);
+  }
+
+  static std::uint64_t move_cycles(const extent& e, double weight, const target& tgt) {
+    const std::uint64_t bytes = std::uint64_t{e.partitions} * e.bytes;
+    const std::uint64_t per = (bytes + tgt.dma_bytes_per_cycle - 1) / tgt.dma_bytes_per_cycle;
+    return static_cast<std::uint64_t>(static_cast<double>(per) * weight);
+  }
+
+  static void insert_spill_code(linearized_function& lf, const space_attempt& a, web_id w, memory_type next,
+                                const target& tgt, spill_state& st) {
+    function& f = lf.work();
+    const web& x = a.live.webs[w];
+    const tensor original = f.tensors[x.tensor];
+    std::set<std::string> names;
+    const bool reload_from_source = x.load_source != no_tensor;
+
+    tensor_id slot = no_tensor;
+    if (!reload_from_source) {
+      tensor s;
+      s.name = fresh_name(f, names, original.name + ".slot");
+      s.memory = next;
+      s.space = address_space::local;
+      s.shape = next == memory_type::dram ? extent{1, std::uint64_t{original.shape.partitions} * original.shape.bytes}
+                                          : original.shape;
+      slot = add_tensor(f, std::move(s), st, false);
+    }
+    ++st.spilled_webs;
+    st.spilled_bytes += original.shape.bytes;
+    st.spilled.push_back(original.name);
+
+    // Loop weights of original instructions, for the cost model.
+    const std::vector<inst_id> parent = loop_parents(f);
+    auto weight_of_loop = [&](inst_id l) {
+      double wgt = 1;
+      for (; l != no_inst; l = parent[l]) wgt *= static_cast<double>(f.insts[l].trips);
+      return wgt;
+    };
+
+    // Walk the chain; collect the nodes that touch the web first (editing while walking would visit the
+    // inserted nodes).
+    std::vector<chain_node*> touching;
+    for (chain_node& n : lf.chain()) {
+      const instruction& i = f.insts[n.inst];
+      if (i.is_loop() && !n.opaque_loop) continue;
+      const inst_id last = n.opaque_loop ? i.end : n.inst + 1;
+      bool hit = false;
+      for (inst_id k = n.inst; k < last && !hit; ++k) {
+        const instruction& b = f.insts[k];
+        for (std::uint32_t s = b.first_operand; s < b.first_operand + b.n_outputs + b.n_inputs; ++s)
+          if (s < a.live.slot_web.size() && a.live.slot_web[s] == w) {
+            hit = true;
+            break;
+          }
+      }
+      if (hit) touching.push_back(&n);
+    }
+    for (chain_node* n : touching) {
+      const instruction i = f.insts[n->inst];
+      const inst_id last = n->opaque_loop ? i.end : n->inst + 1;
+      bool reads = false, writes = false;
+      for (inst_id k = n->inst; k < last; ++k) {
+        const instruction& b = f.insts[k];
+        if (b.is_loop()) continue;
+        for (std::uint32_t s = b.first_operand; s < b.first_operand + b.n_outputs + b.n_inputs; ++s) {
+          if (s >= a.live.slot_web.size() || a.live.slot_web[s] != w) continue;
+          const bool out = s < b.first_operand + b.n_outputs;
+          if (out) writes = true;
+          if (!out || b.rmw) reads = true;
+        }
+      }
+      // In an opaque loop the body may read what it wrote in the previous iteration: the liveness
+      // said so by tying the write to a read at this point; a body that writes first reads nothing in.
+      if (n->opaque_loop && reads && writes) reads = body_reads_first(f, n->inst, a.live.slot_web, w);
+      tensor tmp = original;
+      tmp.name = fresh_name(f, names, original.name + ".r");
+      tmp.kind = tensor_kind::internal;
+      tmp.at.reset();
+      const tensor_id r = add_tensor(f, std::move(tmp), st, true);
+      if (reads && writes) lf.set_tied(r);
+      for (inst_id k = n->inst; k < last; ++k) {
+        const instruction& b = f.insts[k];
+        if (b.is_loop()) continue;
+        for (std::uint32_t s = b.first_operand; s < b.first_operand + b.n_outputs + b.n_inputs; ++s)
+          if (s < a.live.slot_web.size() && a.live.slot_web[s] == w) f.operands[s] = r;
+      }
+      const double wgt = weight_of_loop(n->loop);
+      if (reads) {
+        const tensor_id src = reload_from_source ? x.load_source : slot;
+        const tensor_id outs[] = {r};
+        const tensor_id ins[] = {src};
+        const inst_id k = f.add_instruction(reload_from_source ? op::load : op::reload, outs, ins, false, i.loc);
+        lf.insert_before(*n, k);
+        st.cycles += move_cycles(original.shape, wgt, tgt);
+        ++st.reloads;
+      }
+      if (writes && !reload_from_source) {
+        const tensor_id outs[] = {slot};
+        const tensor_id ins[] = {r};
+        const inst_id k = f.add_instruction(op::spill, outs, ins, false, i.loc);
+        lf.insert_after(*n, k);
+        st.cycles += move_cycles(original.shape, wgt, tgt);
+        ++st.stores;
+      }
+    }
+  }
+
+  /// In the body of opaque loop `l`, is the first touch of web `w` a read?
+  static bool body_reads_first(const function& f, inst_id l, const std::vector<web_id>& slot_web, web_id w) {
+    for (inst_id k = l + 1; k < f.insts[l].end; ++k) {
+      const instruction& b = f.insts[k];
+      if (b.is_loop()) continue;
+      for (std::uint32_t s = b.first_operand + b.n_outputs; s < b.first_operand + b.n_outputs + b.n_inputs; ++s)
+        if (slot_web[s] == w) return true;
+      for (std::uint32_t s = b.first_operand; s < b.first_operand + b.n_outputs; ++s)
+        if (slot_web[s] == w) return b.rmw;
+    }
+    return false;
+  }
+};
+static_assert(SpillPolicy<spill_to_next_tier>);
+
+}  // namespace gca

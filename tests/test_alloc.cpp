@@ -1,0 +1,506 @@
+// Tests of linearization, liveness (webs and live ranges), the per-space colorer with its spill
+// fixpoint, the drivers (the eight registrations, with-loop), the registry and the pipelines. Every
+// allocation made here is checked by the independent verifier.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <gca/gca.hpp>
+
+#include "support/random_program.hpp"
+
+namespace {
+
+std::string ranges_of(const gca::function& f, const gca::liveness& lv) {
+  std::ostringstream os;
+  for (gca::web_id w = 0; w < lv.webs.size(); ++w) {
+    os << '%' << f.tensors[lv.webs[w].tensor].name << ':';
+    for (const gca::interval& i : lv.range(w)) os << '[' << i.begin << ',' << i.end << ')';
+    os << ' ';
+  }
+  return os.str();
+}
+
+const char* carried_kernel = R"(module m target=trn2
+function f core=0 {
+  tensor %x : dram 64 input
+  tensor %y : dram 64 output
+  tensor %a : sb 1x64
+  tensor %b : sb 1x64
+  tensor %t : sb 1x64
+  %a = load %x
+  loop l 4 {
+    %t = inc %a
+    %b = add %t
+    %a = copy %b
+  }
+  %y = store %a
+}
+)";
+
+/// Runs the whole -O<level> pipeline and the post-link pipeline, skipping what gca does not implement.
+void allocate_all(gca::module& m, int level) {
+  gca::pipeline_config cfg;
+  cfg.optlevel = level;
+  const gca::pass_registry reg = gca::default_registry();
+  gca::run_pipeline(m, gca::build_pipeline(cfg), reg, {}, {true, nullptr});
+  gca::run_pipeline(m, gca::build_post_link_pipeline(), reg, {}, {true, nullptr});
+}
+
+void require_verified(const gca::module& m, bool linked = true) {
+  const gca::verify_report v = gca::verify(m, {.linked = linked});
+  INFO(v.message());
+  REQUIRE(v.ok());
+}
+
+gca::space_report color_one(gca::module& m, gca::memory_type mt, bool flattened = true,
+                            gca::space_options opt = {}) {
+  gca::function& f = m.functions[0];
+  gca::linearized_function lf = flattened ? gca::linearize(f, gca::flattened_loops{})
+                                          : gca::linearize(f, gca::opaque_loops{});
+  gca::null_observer obs;
+  gca::space_report r;
+  switch (mt) {
+    case gca::memory_type::sb:
+      r = gca::allocate_space(lf, m.tgt, {mt}, gca::scratchpad_2d(m.tgt), gca::spill_to_next_tier{}, obs, opt);
+      break;
+    case gca::memory_type::psum:
+      r = gca::allocate_space(lf, m.tgt, {mt}, gca::psum_banks(m.tgt), gca::spill_to_next_tier{}, obs, opt);
+      break;
+    case gca::memory_type::dram:
+      r = gca::allocate_space(lf, m.tgt, {mt}, gca::linear_dram(m.tgt.dram_bytes, 64), gca::spill_to_next_tier{},
+                              obs, opt);
+      break;
+    case gca::memory_type::reg:
+      r = gca::allocate_space(lf, m.tgt, {mt}, gca::registers(64), gca::spill_to_next_tier{}, obs, opt);
+      break;
+  }
+  if (r.ok) f = lf.commit();
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("linearize: opaque and flattened chains, renumbering, commit in chain order") {
+  const gca::module m = gca::parse(carried_kernel);
+  const gca::function& f = m.functions[0];
+  const auto flat = gca::linearize(f, gca::flattened_loops{});
+  const auto opaque = gca::linearize(f, gca::opaque_loops{});
+  CHECK(flat.points() == 6);
+  CHECK(opaque.points() == 3);
+  std::vector<gca::inst_id> seen;
+  for (const gca::chain_node& n : flat.chain()) seen.push_back(n.inst);
+  CHECK(seen == std::vector<gca::inst_id>{0, 1, 2, 3, 4, 5});
+  CHECK(flat.commit() == f);
+  CHECK(opaque.commit() == f);
+
+  // Spliced instructions land in place, inside the loop when their anchor is.
+  auto lf = gca::linearize(f, gca::flattened_loops{});
+  gca::function& w = lf.work();
+  const gca::tensor_id a = w.find_tensor("a"), t = w.find_tensor("t");
+  const gca::tensor_id outs[] = {t}, ins[] = {a};
+  const gca::inst_id k = w.add_instruction(gca::op::copy, outs, ins);
+  auto it = lf.chain().begin();
+  std::advance(it, 3);  // %b = add %t
+  lf.insert_before(*it, k);
+  CHECK(lf.renumber_locations() == 7);
+  const gca::function c = lf.commit();
+  std::ostringstream os;
+  gca::print(os, c);
+  CHECK(os.str().find("  loop l 4 {\n    %t = inc %a\n    %t = copy %a\n    %b = add %t\n") != std::string::npos);
+}
+
+TEST_CASE("liveness: carried values live over the loop span; opaque loops collapse the body") {
+  const gca::module m = gca::parse(carried_kernel);
+  const gca::function& f = m.functions[0];
+  const auto flat = gca::analyze_liveness(gca::linearize(f, gca::flattened_loops{}));
+  // points: 1 %a=load  2 loop  3 %t=inc  4 %b=add  5 %a=copy  6 %y=store; exit 7. DRAM I/O is live over
+  // the whole function [0, 8). %a is read at the top of the body and redefined at its bottom: one web,
+  // live from its first definition over the whole loop and to the store.
+  CHECK(ranges_of(f, flat) == "%x:[0,8) %y:[0,8) %a:[1,7) %b:[4,6) %t:[3,5) ");
+  const auto opq = gca::analyze_liveness(gca::linearize(f, gca::opaque_loops{}));
+  // points: 1 %a=load  2 loop  3 %y=store. Body temporaries are all at the loop's point.
+  CHECK(ranges_of(f, opq) == "%x:[0,5) %y:[0,5) %a:[1,4) %b:[2,3) %t:[2,3) ");
+  CHECK(flat.webs[2].spill_cost == doctest::Approx(64.0 * (1 + 4 + 4 + 1)));
+}
+
+TEST_CASE("liveness: memloc_split makes separate webs of a redefined tensor, and commit splits them") {
+  gca::module m = gca::parse(R"(module m target=trn2
+function f core=0 {
+  tensor %x : dram 64 input
+  tensor %y : dram 64 output
+  tensor %z : dram 64 output
+  tensor %a : sb 1x64
+  tensor %b : sb 1x64
+  %a = load %x
+  %b = inc %a
+  %y = store %b
+  %a = load %x
+  %z = store %a
+}
+)");
+  const auto lv = gca::analyze_liveness(gca::linearize(m.functions[0], gca::flattened_loops{}));
+  CHECK(ranges_of(m.functions[0], lv) == "%x:[0,7) %y:[0,7) %z:[0,7) %a:[1,3) %a:[4,6) %b:[2,4) ");
+  CHECK(lv.webs[3].load_source == 0);  // find_loads: both %a webs come straight from a DRAM load
+  const auto r = color_one(m, gca::memory_type::sb);
+  REQUIRE(r.ok);
+  CHECK(r.split == 1);
+  const gca::function& f = m.functions[0];
+  REQUIRE(f.find_tensor("a.1") != gca::no_tensor);
+  CHECK(f.tensors[f.find_tensor("a.1")].at.has_value());
+}
+
+TEST_CASE("colorer: exact placements on a hand-checked SB case") {
+  // %a [1,3), %b [2,4), %c [3,5): a-b and b-c interfere, a-c do not, so two slots of 100 bytes do.
+  gca::module m = gca::parse(R"(module m target=trn2
+function f core=0 {
+  tensor %y : dram 64 output
+  tensor %a : sb 128x100
+  tensor %b : sb 128x100
+  tensor %c : sb 64x100
+  %a = memset
+  %b = inc %a
+  %c = inc %b
+  %y = store %c
+}
+)");
+  const auto r = color_one(m, gca::memory_type::sb);
+  REQUIRE(r.ok);
+  CHECK(r.peak == 200);
+  const gca::function& f = m.functions[0];
+  // best-of-n's winner (best-fit, largest first) puts %b first at 0, %a above it, and %c where %a was.
+  CHECK(*f.tensors[1].at == gca::placement{0, 100});
+  CHECK(*f.tensors[2].at == gca::placement{0, 0});
+  CHECK(*f.tensors[3].at == gca::placement{0, 100});
+  CHECK(r.iterations == 1);
+  CHECK(r.spills.spilled_webs == 0);
+}
+
+TEST_CASE("spill fixpoint: the long-lived value is spilled to DRAM and reloaded, at both linearizations") {
+  const char* text = R"(module m target=trn2
+function f core=0 {
+  tensor %x : dram 64 input
+  tensor %y : dram 64 output
+  tensor %a : sb 128x80000
+  tensor %b : sb 128x80000
+  tensor %c : sb 128x80000
+  tensor %d : sb 128x4
+  %a = exp %x
+  %b = load %x
+  %c = inc %b
+  %d = inc %c
+  %y = add %a, %d
+}
+)";
+  for (bool flattened : {true, false}) {
+    CAPTURE(flattened);
+    gca::module m = gca::parse(text);
+    const auto r = color_one(m, gca::memory_type::sb, flattened);
+    REQUIRE(r.ok);
+    CHECK(r.iterations == 2);
+    CHECK(r.spills.spilled == std::vector<std::string>{"a"});
+    CHECK(r.spills.stores == 1);
+    CHECK(r.spills.reloads == 1);
+    CHECK(r.spills.spilled_bytes == 80000);
+    CHECK(r.spills.cycles == 2 * (128 * 80000 / 64));
+    const std::string text2 = gca::print(m);
+    CHECK(text2.find("%a.slot1 = spill %a.r1") != std::string::npos);
+    CHECK(text2.find("%a.r2 = reload %a.slot1") != std::string::npos);
+    CHECK(text2.find("%y = add %a.r2, %d") != std::string::npos);
+    // The slot is an ordinary DRAM tensor: the DRAM colorer places it, and the result verifies.
+    REQUIRE(color_one(m, gca::memory_type::dram, flattened).ok);
+    require_verified(m, false);
+    CHECK(gca::parse(gca::print(m)) == m);
+  }
+}
+
+TEST_CASE("spill fixpoint: a value loaded from an unwritten DRAM tensor is re-loaded, not stored") {
+  gca::module m = gca::parse(R"(module m target=trn2
+function f core=0 {
+  tensor %x : dram 64 input
+  tensor %y : dram 64 output
+  tensor %a : sb 128x80000
+  tensor %b : sb 128x80000
+  tensor %c : sb 128x80000
+  tensor %d : sb 128x4
+  %a = load %x
+  %b = exp %x
+  %c = inc %b
+  %d = inc %c
+  %y = add %a, %d
+}
+)");
+  const auto r = color_one(m, gca::memory_type::sb);
+  REQUIRE(r.ok);
+  CHECK(r.spills.spilled == std::vector<std::string>{"a"});
+  CHECK(r.spills.stores == 0);
+  CHECK(r.spills.reloads == 1);
+  const std::string text = gca::print(m);
+  CHECK(text.find("spill") == std::string::npos);
+  CHECK(text.find("%a.r2 = load %x") != std::string::npos);
+  REQUIRE(color_one(m, gca::memory_type::dram).ok);
+  require_verified(m, false);
+}
+
+TEST_CASE("spill fixpoint: a carried loop value spills and the loop still computes the same values") {
+  gca::module m = gca::parse(R"(module m target=trn2
+function f core=0 {
+  tensor %x : dram 64 input
+  tensor %y : dram 64 output
+  tensor %acc : sb 128x90000
+  tensor %t : sb 128x90000
+  tensor %u : sb 128x90000
+  %acc = exp %x
+  loop l 3 {
+    %t = load %x
+    %u = inc %t
+    %acc = add %acc, %u
+  }
+  %y = store %acc
+}
+)");
+  const auto r = color_one(m, gca::memory_type::sb);
+  REQUIRE(r.ok);
+  CHECK(r.spills.spilled_webs >= 1);
+  REQUIRE(color_one(m, gca::memory_type::dram).ok);
+  require_verified(m, false);
+}
+
+TEST_CASE("cascade: PSUM spills into SB, which spills into DRAM; everything is placed and verified") {
+  // Nine full-bank PSUM results live at once (8 banks): exactly two spill (one live across the 8-input
+  // sum, one of those 8 to make room where the ninth is written); then the two SB slots no longer fit
+  // beside two large SB tiles, and the tile live across everything spills to DRAM.
+  std::string text = "module m target=trn2\nfunction f core=0 {\n  tensor %x : dram 64 input\n"
+                     "  tensor %y : dram 64 output\n  tensor %w : sb 128x105000\n  tensor %v : sb 128x105000\n"
+                     "  tensor %s : sb 128x4\n";
+  for (int i = 0; i < 9; ++i) text += "  tensor %p" + std::to_string(i) + " : psum 128x2048\n";
+  text += "  %w = exp %x\n  %v = exp %x\n";
+  for (int i = 0; i < 9; ++i) text += "  %p" + std::to_string(i) + " = matmul %w\n";
+  text += "  %s = sum %p0";
+  for (int i = 1; i < 8; ++i) text += ", %p" + std::to_string(i);
+  text += "\n  %y = add %s, %p8, %v, %w\n}\n";
+  gca::module m = gca::parse(text);
+  const gca::module before = m;
+  const gca::pass_report psum = gca::coloring_allocator_psum{}.run(m);
+  const gca::pass_report sb = gca::coloring_allocator_sb{}.run(m);
+  gca::coloring_allocator_dram{}.run(m);
+  const std::string out = gca::print(m);
+  CHECK(psum.functions[0].second.spills.spilled == std::vector<std::string>{"p0", "p8"});  // PSUM -> SB
+  CHECK(sb.functions[0].second.spills.spilled == std::vector<std::string>{"v"});           // SB -> DRAM
+  CHECK(out.find("tensor %v.slot1 : dram 13440000 @") != std::string::npos);
+  require_verified(m, false);
+  // Every original instruction is still there, in order.
+  CHECK(m.functions[0].insts.size() > before.functions[0].insts.size());
+}
+
+TEST_CASE("failure: spilling can't help; the module is left exactly as it was") {
+  gca::module m = gca::parse(R"(module m target=trn2
+function f core=0 {
+  tensor %x : dram 64 input
+  tensor %y : dram 64 output
+  tensor %a : sb 128x80000
+  tensor %b : sb 128x80000
+  tensor %c : sb 128x80000
+  %a = exp %x
+  %b = exp %x
+  %c = exp %x
+  %y = add %a, %b, %c
+}
+)");
+  const std::string before = gca::print(m);
+  CHECK_THROWS_WITH_AS(gca::coloring_allocator_sb{}.run(m),
+                       doctest::Contains("couldn't allocate every tensor in SB and spilling can't help"),
+                       gca::allocation_error);
+  CHECK(gca::print(m) == before);
+  // A PSUM accumulation group that cannot have a bank of its own is not spilled between its writes.
+  std::string text = "module m target=trn2\nfunction f core=0 {\n  tensor %y : dram 64 output\n";
+  for (int i = 0; i < 9; ++i) text += "  tensor %p" + std::to_string(i) + " : psum 128x2048\n";
+  for (int i = 0; i < 9; ++i) text += "  %p" + std::to_string(i) + " = memset\n";
+  text += "  loop k 2 {\n";
+  for (int i = 0; i < 9; ++i) text += "    %p" + std::to_string(i) + " += matmul\n";
+  text += "  }\n  %y = sum %p0";
+  for (int i = 1; i < 9; ++i) text += ", %p" + std::to_string(i);
+  text += "\n}\n";
+  gca::module acc = gca::parse(text);
+  const std::string acc_before = gca::print(acc);
+  try {
+    gca::coloring_allocator_psum{}.run(acc);
+    FAIL("expected allocation_error");
+  } catch (const gca::allocation_error& e) {
+    CHECK(std::string(e.what()).find("coloring_allocator_psum: function 'f': couldn't allocate every tensor in "
+                                     "PSUM and spilling can't help (%p") == 0);
+  }
+  CHECK(gca::print(acc) == acc_before);
+}
+
+TEST_CASE("watchdog: a deadline in the past stops the colorer with the seed's message") {
+  gca::module m = gca::parse(carried_kernel);
+  gca::space_options opt;
+  opt.deadline = std::chrono::steady_clock::now() - std::chrono::seconds(1);
+  CHECK_THROWS_WITH_AS(color_one(m, gca::memory_type::sb, true, opt), "GCA is taking too long", gca::timeout_error);
+  gca::allocator_options ao;
+  ao.timeout_seconds = 1e-9;
+  const std::string before = gca::print(m);
+  CHECK_THROWS_AS(gca::coloring_allocator_sb(ao).run(m), gca::timeout_error);
+  CHECK(gca::print(m) == before);
+}
+
+TEST_CASE("the eight registrations: tuples and names at compile time") {
+  using namespace gca;
+  static_assert(coloring_allocator_psum::type == memory_type::psum && !coloring_allocator_psum::is_post_link &&
+                coloring_allocator_psum::from_space == address_space::local);
+  static_assert(coloring_allocator_sb::type == memory_type::sb);
+  static_assert(coloring_allocator_dram_shared::from_space == address_space::shared);
+  static_assert(coloring_allocator_dram_debug::from_space == address_space::debug);
+  static_assert(coloring_allocator_dram_post_lnk::is_post_link);
+  static_assert(coloring_allocator_dram_shared_post_lnk::is_post_link &&
+                coloring_allocator_dram_shared_post_lnk::from_space == address_space::shared);
+  static_assert(coloring_allocator_reg::type == memory_type::reg);
+  static_assert(coloring_allocator_sb::to_space == address_space::local);
+  CHECK(coloring_allocator_psum::pass_name == "coloring_allocator_psum");
+  CHECK(coloring_allocator_sb::pass_name == "coloring_allocator_sb");
+  CHECK(coloring_allocator_dram::pass_name == "coloring_allocator_dram");
+  CHECK(coloring_allocator_dram_shared::pass_name == "coloring_allocator_dram_shared");
+  CHECK(coloring_allocator_dram_debug::pass_name == "coloring_allocator_dram_debug");
+  CHECK(coloring_allocator_dram_post_lnk::pass_name == "coloring_allocator_dram_post_lnk");
+  CHECK(coloring_allocator_dram_shared_post_lnk::pass_name == "coloring_allocator_dram_shared_post_lnk");
+  CHECK(coloring_allocator_reg::pass_name == "coloring_allocator_reg");
+  CHECK(coloring_allocator_with_loop::pass_name == "coloring_allocator_with_loop");
+  static_assert(std::is_same_v<coloring_allocator_sb::linearization, opaque_loops>);
+  static_assert(std::is_same_v<coloring_allocator_with_loop::linearization, flattened_loops>);
+}
+
+TEST_CASE("registry: run-time tuples, invariant codes, unregistered names") {
+  using gca::memory_type;
+  using gca::address_space;
+  const gca::pass_registry reg = gca::default_registry();
+  for (std::string_view n : gca::allocator_pass_names) CHECK(reg.contains(n));
+  CHECK_THROWS_WITH_AS(reg.create("dma_optimization_dram", {}), "Backend pass: dma_optimization_dram is not registered!",
+                       gca::input_error);
+  CHECK_THROWS_WITH_AS(gca::make_coloring_allocator(memory_type::sb, true, address_space::local, address_space::local),
+                       "ColoringAllocator(sb, post_lnk=true, local): error 508: SB is allocated before linking "
+                       "(post_lnk must be false)",
+                       gca::input_error);
+  CHECK_THROWS_WITH_AS(gca::make_coloring_allocator(memory_type::sb, false, address_space::shared, address_space::local),
+                       doctest::Contains("error 509"), gca::input_error);
+  CHECK_THROWS_WITH_AS(gca::make_coloring_allocator(memory_type::psum, true, address_space::local, address_space::local),
+                       doctest::Contains("error 510"), gca::input_error);
+  CHECK_THROWS_WITH_AS(gca::make_coloring_allocator(memory_type::psum, false, address_space::debug, address_space::local),
+                       doctest::Contains("error 511"), gca::input_error);
+  CHECK(gca::make_coloring_allocator(memory_type::dram, true, address_space::shared, address_space::local).name ==
+        "coloring_allocator_dram_shared_post_lnk");
+  CHECK(gca::invariant_violation(memory_type::dram, true, address_space::debug) == 0);
+}
+
+TEST_CASE("pipelines: the exact schedules of CONTRACT.md section 2") {
+  gca::pipeline_config cfg;
+  const std::vector<std::string> o2 = {
+      "runtime_memory_reservation", "psum_legalization", "coloring_allocator_psum", "dma_optimization_psum",
+      "address_rotation_psum", "coloring_allocator_sb", "dma_optimization_sb", "address_rotation_sb",
+      "non_ssa_legalization", "coloring_allocator_dram", "address_rotation_dram", "dynamic_dma_cleanup",
+      "build_fdeps", "anti_dependency_analyzer", "coloring_allocator_dram_shared", "sync_shared_allocations",
+      "extend_shared_lifetimes", "lower_local_collectives", "coloring_allocator_dram_debug"};
+  CHECK(gca::build_pipeline(cfg) == o2);
+  cfg.optlevel = 1;
+  CHECK(gca::build_pipeline(cfg) == o2);
+  cfg.optlevel = 3;
+  CHECK(gca::build_pipeline(cfg) == o2);
+  cfg.disable_dram_allocation = true;
+  cfg.disable_dram_rotation = true;
+  cfg.memory_analysis_after = {"address_rotation_psum", "coloring_allocator_sb"};
+  const auto gated = gca::build_pipeline(cfg);
+  CHECK(std::find(gated.begin(), gated.end(), "coloring_allocator_dram") == gated.end());
+  CHECK(std::find(gated.begin(), gated.end(), "address_rotation_dram") == gated.end());
+  CHECK(std::find(gated.begin(), gated.end(), "dma_optimization_dram") == gated.end());
+  CHECK(gated[5] == "memory_analysis_after_address_rotation_psum");
+  CHECK(gated[7] == "memory_analysis_after_coloring_allocator_sb");
+  cfg = {};
+  cfg.optlevel = 6;
+  const auto o6 = gca::build_pipeline(cfg);
+  CHECK(o6[2] == "coloring_allocator_with_loop");
+  CHECK(std::find(o6.begin(), o6.end(), "coloring_allocator_psum") == o6.end());
+  CHECK(std::find(o6.begin(), o6.end(), "coloring_allocator_sb") == o6.end());
+  for (int bad : {0, 4, 5, 7, 8}) {
+    cfg.optlevel = bad;
+    CHECK_THROWS_AS(gca::build_pipeline(cfg), gca::input_error);
+  }
+  cfg = {};
+  cfg.allocator = "lsa";
+  CHECK_THROWS_WITH_AS(gca::build_pipeline(cfg), doctest::Contains("lsa"), gca::input_error);
+  CHECK(gca::build_post_link_pipeline() ==
+        std::vector<std::string>{"bir_linker", "report_stats", "coloring_allocator_dram_post_lnk",
+                                 "coloring_allocator_dram_shared_post_lnk", "sync_shared_allocations",
+                                 "coloring_allocator_dram_post_lnk", "anti_dependency_analyzer_post_lnk",
+                                 "separate_load_and_compute_post_ada", "lower_ap", "coloring_allocator_reg",
+                                 "vnc_remote_addr_map"});
+  gca::module m = gca::parse(carried_kernel);
+  CHECK_THROWS_WITH_AS(gca::run_pipeline(m, o2, gca::default_registry(), {}),
+                       "Backend pass: runtime_memory_reservation is not registered!", gca::input_error);
+}
+
+TEST_CASE("every bundled kernel allocates at -O1, -O2, -O3 and -O6 and verifies, deterministically") {
+  std::vector<std::string> files;
+  for (const auto& e : std::filesystem::directory_iterator(std::string(GCA_SOURCE_DIR) + "/examples/kernels"))
+    if (e.path().extension() == ".gca") files.push_back(e.path().string());
+  std::sort(files.begin(), files.end());
+  for (const std::string& path : files)
+    for (int level : {1, 2, 3, 6}) {
+      CAPTURE(path);
+      CAPTURE(level);
+      gca::module m = gca::parse_file(path);
+      allocate_all(m, level);
+      require_verified(m);
+      gca::module again = gca::parse_file(path);
+      allocate_all(again, level);
+      CHECK(gca::print(again) == gca::print(m));
+      CHECK(gca::parse(gca::print(m)) == m);
+    }
+}
+
+TEST_CASE("shared DRAM: one address in every core, before and after linking") {
+  gca::module m = gca::parse_file(std::string(GCA_SOURCE_DIR) + "/examples/kernels/two_core.gca");
+  gca::pipeline_config cfg;
+  const gca::pass_registry reg = gca::default_registry();
+  gca::run_pipeline(m, gca::build_pipeline(cfg), reg, {}, {true, nullptr});
+  auto where = [&](std::size_t fn, const char* name) {
+    const gca::function& f = m.functions[fn];
+    return *f.tensors[f.find_tensor(name)].at;
+  };
+  CHECK(where(0, "w") == where(1, "w"));
+  CHECK(where(0, "partial") == where(1, "partial"));
+  require_verified(m, false);
+  gca::run_pipeline(m, gca::build_post_link_pipeline(), reg, {}, {true, nullptr});
+  CHECK(where(0, "w") == where(1, "w"));
+  require_verified(m, true);
+}
+
+TEST_CASE("generated programs: the full pipelines verify at -O2 and -O6, including over-subscribed ones") {
+  int spilled_programs = 0;
+  for (std::uint64_t seed = 1; seed <= 60; ++seed) {
+    gca::test::random_program_options o;
+    o.seed = seed;
+    o.pressure = seed % 3 == 0 ? 1.6 : 0.6;
+    o.instructions = 40;
+    for (int level : {2, 6}) {
+      CAPTURE(seed);
+      CAPTURE(level);
+      gca::module m = gca::test::random_program(o);
+      const std::size_t before = m.functions[0].insts.size();
+      try {
+        allocate_all(m, level);
+      } catch (const gca::allocation_error& e) {
+        // Only a genuinely impossible case may fail: it must say so with the seed's message.
+        CHECK(std::string(e.what()).find("spilling can't help") != std::string::npos);
+        continue;
+      }
+      if (m.functions[0].insts.size() > before) ++spilled_programs;
+      require_verified(m);
+    }
+  }
+  CHECK(spilled_programs > 0);
+}
