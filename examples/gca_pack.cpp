@@ -93,7 +93,22 @@ int main(int argc, char** argv) {
     std::cerr << e.what() << '\n';
     return 1;
   }
-  for (const gca::dsa_buffer& b : p.buffers) alignment = std::lcm(alignment, b.alignment);
+  // Addresses are 64-bit: the sizes must sum to something representable (then every packing is), and
+  // the common alignment must not overflow.
+  std::uint64_t total = 0;
+  for (const gca::dsa_buffer& b : p.buffers) {
+    if (b.size > UINT64_MAX - total) {
+      std::cerr << in_path << ':' << b.line << ": error: total size of the buffers overflows 64 bits\n";
+      return 1;
+    }
+    total += b.size;
+    const std::uint64_t step = b.alignment / std::gcd(alignment, b.alignment);
+    if (step > 1 && step > (std::uint64_t{1} << 62) / alignment) {
+      std::cerr << in_path << ':' << b.line << ": error: the common alignment overflows\n";
+      return 1;
+    }
+    alignment *= step;
+  }
 
   const gca::live_range_table live = gca::to_live_ranges(p);
   const gca::interference_graph g = gca::build_interference(live);

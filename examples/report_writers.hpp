@@ -250,12 +250,16 @@ inline std::vector<tensor_role> tensor_roles(const gca::function& f) {
       for (gca::tensor_id t : f.outputs(i)) mark(t, tensor_role::reload_temp);
     }
   }
+  std::vector<std::string_view> names;
+  names.reserve(f.tensors.size());
+  for (const gca::tensor& t : f.tensors) names.push_back(t.name);
+  std::sort(names.begin(), names.end());
   for (gca::tensor_id t = 0; t < f.tensors.size(); ++t) {
     if (role[t] != tensor_role::plain || !written[t] || !loaded_only[t]) continue;
     const std::string_view name = f.tensors[t].name;
     const std::string_view base = spill_base(name);
     if (base.empty() || name.substr(base.size(), 2) != ".r") continue;
-    if (f.find_tensor(base) != gca::no_tensor) role[t] = tensor_role::reload_temp;
+    if (std::binary_search(names.begin(), names.end(), base)) role[t] = tensor_role::reload_temp;
   }
   return role;
 }
@@ -585,6 +589,13 @@ inline std::string shorten(std::string_view s, std::size_t n) {
   return std::string(s.substr(0, j)) + "\u2026";
 }
 
+/// "25%", "2.6%", "<0.1%".
+inline std::string percent(std::uint64_t part, std::uint64_t whole) {
+  const double v = 100.0 * static_cast<double>(part) / static_cast<double>(whole);
+  if (part > 0 && v < 0.1) return "<0.1%";
+  return fixed(v, v < 10 ? 1 : 0) + "%";
+}
+
 /// Fixed layout of the picture.
 struct svg_frame {
   double left = 86;       // y axis labels
@@ -723,20 +734,30 @@ inline std::string partition_range(const gca::tensor& x) {
          std::to_string(x.at->partition + std::max<std::uint32_t>(x.shape.partitions, 1) - 1);
 }
 
-/// The name a temporary's colour comes from: "t" for "t.slot1" and "t.r3", the name itself otherwise.
-inline std::string_view colour_name(const gca::tensor& x, tensor_role r) {
-  const std::string_view base = spill_base(x.name);
-  return r == tensor_role::plain || base.empty() ? std::string_view(x.name) : base;
+/// The name a tensor's colour comes from, so that the pieces of one value share a hue: "t" for the spill
+/// temporaries "t.slot1" and "t.r3", and for "t.2", a web of %t the allocator split off (memloc_split)
+/// when %t exists; the name itself otherwise.
+inline std::string_view colour_name(const gca::function& f, const gca::tensor& x, tensor_role r) {
+  std::string_view n = x.name;
+  if (r != tensor_role::plain) {
+    const std::string_view base = spill_base(n);
+    if (!base.empty()) n = base;
+  }
+  std::size_t e = n.size();
+  while (e > 0 && n[e - 1] >= '0' && n[e - 1] <= '9') --e;
+  if (e > 1 && e < n.size() && n[e - 1] == '.' && f.find_tensor(n.substr(0, e - 1)) != gca::no_tensor)
+    n = n.substr(0, e - 1);
+  return n;
 }
 
-inline std::string box_style(const std::string& fill, const std::string& stroke, tensor_role r) {
+inline std::string box_style(const std::string& fill, const std::string& stroke, tensor_role r, bool thin = false) {
   std::string a = "fill=\"" + fill + "\" stroke=\"";
   switch (r) {
     case tensor_role::spill_slot: return a + "#b71c1c\" stroke-width=\"1.3\" stroke-dasharray=\"3 2\"";
     case tensor_role::reload_temp: return a + "#0d47a1\" stroke-width=\"1.3\"";
     case tensor_role::plain: break;
   }
-  return a + stroke + "\" stroke-width=\"0.7\"";
+  return a + stroke + (thin ? "\" stroke-width=\"0.3\"" : "\" stroke-width=\"0.7\"");
 }
 
 inline const char* role_overlay(tensor_role r) {
@@ -746,6 +767,11 @@ inline const char* role_overlay(tensor_role r) {
     case tensor_role::plain: break;
   }
   return nullptr;
+}
+
+/// Rows of a key of `n` entries in `fit` rows: all of them, or fit - 1 and a "+k more" line.
+constexpr std::size_t order_size_shown(std::size_t n, std::size_t fit) noexcept {
+  return n <= fit ? n : (fit > 0 ? fit - 1 : 0);
 }
 
 /// Draws one panel with its plot top at `y0`.
@@ -820,8 +846,8 @@ inline void svg_panel_body(svg_out& o, svg_frame& fr, const gca::module& m, cons
       by0 = mid - 1;
       by1 = mid + 1;
     }
-    const auto [fill, stroke] = name_colours(colour_name(x, role[t]));
-    const std::string style = box_style(fill, stroke, role[t]);
+    const auto [fill, stroke] = name_colours(colour_name(f, x, role[t]));
+    const std::string style = box_style(fill, stroke, role[t], cell < 4);
     const char* overlay = role_overlay(role[t]);
     const std::string parts = partition_range(x);
     label_spot best{0, 0, -1, 0, t};
@@ -884,8 +910,21 @@ inline void svg_panel_body(svg_out& o, svg_frame& fr, const gca::module& m, cons
     }
   }
 
-  // Key: the panel's tensors from the highest address down, as they stack in the plot.
+  // Key: the panel's tensors from the highest address down, as they stack in the plot; when they do
+  // not all fit, the biggest ones (and the spill code's, which are the point of looking).
+  const auto rows = static_cast<std::size_t>(std::max(1.0, (h + 18) / 13.0));
+  const std::size_t fit = std::min(rows, svg_frame::max_key_rows);
+  const std::size_t shown = order_size_shown(p.tensors.size(), fit);
   std::vector<gca::tensor_id> order = p.tensors;
+  if (shown < order.size()) {
+    auto weight = [&](gca::tensor_id t) {
+      const gca::tensor& x = f.tensors[t];
+      const std::uint64_t bytes = std::uint64_t{x.shape.partitions} * x.shape.bytes;
+      return std::pair<int, std::uint64_t>(role[t] != tensor_role::plain ? 1 : 0, x.at ? bytes : 0);
+    };
+    std::stable_sort(order.begin(), order.end(), [&](gca::tensor_id a, gca::tensor_id b) { return weight(a) > weight(b); });
+    order.resize(shown);
+  }
   std::stable_sort(order.begin(), order.end(), [&](gca::tensor_id a, gca::tensor_id b) {
     const gca::tensor &x = f.tensors[a], &y = f.tensors[b];
     if (x.at.has_value() != y.at.has_value()) return x.at.has_value();
@@ -893,16 +932,16 @@ inline void svg_panel_body(svg_out& o, svg_frame& fr, const gca::module& m, cons
     if (x.at->offset != y.at->offset) return x.at->offset > y.at->offset;
     return x.at->partition < y.at->partition;
   });
-  const auto rows = static_cast<std::size_t>(std::max(1.0, (h + 18) / 13.0));
-  const std::size_t shown =
-      std::min({order.size(), rows, svg_frame::max_key_rows}) - (order.size() > std::min(rows, svg_frame::max_key_rows) ? 1 : 0);
   double ky = y0 - 14;
   for (std::size_t k = 0; k < shown; ++k, ky += 13) {
     const gca::tensor& x = f.tensors[order[k]];
-    const auto [fill, stroke] = name_colours(colour_name(x, role[order[k]]));
+    const auto [fill, stroke] = name_colours(colour_name(f, x, role[order[k]]));
     o.rect(fr.key_x, ky + 2, 11, 9, box_style(fill, stroke, role[order[k]]));
     if (const char* ov = role_overlay(role[order[k]])) o.rect(fr.key_x, ky + 2, 11, 9, ov);
-    o.text(fr.key_x + 16, ky + 10, shorten(x.name, 18), "class=\"key\"");
+    std::string name = shorten(x.name, 18);
+    if (x.kind == gca::tensor_kind::input) name += " (in)";
+    if (x.kind == gca::tensor_kind::output) name += " (out)";
+    o.text(fr.key_x + 16, ky + 10, name, "class=\"key\"");
     std::string where;
     if (!x.at) {
       where = "unplaced";
@@ -910,13 +949,16 @@ inline void svg_panel_body(svg_out& o, svg_frame& fr, const gca::module& m, cons
       where = "r" + std::to_string(x.at->offset);
     } else {
       where = partition_range(x);
-      if (!where.empty()) where += " ";
-      where += human_bytes(x.at->offset) + " +" + human_bytes(placed_end(x) - x.at->offset);
+      if (!where.empty())  // SB/PSUM: exact byte range per partition
+        where += " [" + std::to_string(x.at->offset) + ", " + std::to_string(placed_end(x)) + ")";
+      else
+        where = "@" + human_bytes(x.at->offset) + " +" + human_bytes(placed_end(x) - x.at->offset);
     }
     o.text(fr.key_x + fr.key_w, ky + 10, where, "class=\"keyd\" text-anchor=\"end\"");
   }
-  if (shown < order.size())
-    o.text(fr.key_x + 16, ky + 10, "+" + std::to_string(order.size() - shown) + " more", "class=\"keyd\"");
+  if (shown < p.tensors.size())
+    o.text(fr.key_x + 16, ky + 10, "+" + std::to_string(p.tensors.size() - shown) + " more (the largest are listed)",
+           "class=\"keyd\"");
 }
 
 /// Draws one function's section from `y`; returns the y below it.
@@ -962,11 +1004,11 @@ inline double svg_function(svg_out& o, svg_frame& fr, const gca::module& m, cons
       facts = "peak " + human_bytes(p.peak) + " of " + human_bytes(cap);
       if (p.memory != memory_type::dram) facts += " per partition";
     }
-    if (cap > 0) facts += " (" + fixed(100.0 * static_cast<double>(p.peak) / static_cast<double>(cap), 1) + "%)";
+    if (cap > 0) facts += " (" + percent(p.peak, cap) + ")";
     facts += " \u00b7 " + std::to_string(p.tensors.size()) + (p.tensors.size() == 1 ? " tensor" : " tensors");
     if (p.unplaced) facts += " \u00b7 " + std::to_string(p.unplaced) + " unplaced";
     o.text(left, y + 14, title, "class=\"panel\"");
-    o.text(left + text_width(title, 13) + 10, y + 14, facts, "class=\"facts\"");
+    o.text(left + text_width(title, 13) * 1.18 + 10, y + 14, facts, "class=\"facts\"");
     y += 20;
     o.s += "<g>\n";
     svg_panel_body(o, fr, m, f, live, role, cf, p, y);
@@ -1140,6 +1182,7 @@ inline std::string svg_memory_map(const gca::module& m) {
       ".title{font-size:17px;font-weight:bold}.fn{font-size:14px;font-weight:bold}\n"
       ".panel{font-size:13px;font-weight:bold}.facts{font-size:11px;fill:#555}.legend{font-size:11px}\n"
       ".axis{font-size:10px;fill:#555}.note{font-size:11px;fill:#666}.bank{font-size:9px;fill:#666}\n"
+      ".label,.parts{paint-order:stroke;stroke:#fff;stroke-opacity:0.8;stroke-width:2.5px;stroke-linejoin:round}\n"
       ".label{font-size:10px;fill:#111}.parts{font-size:9px;fill:#333}.loop{font-size:10px;fill:#333}\n"
       ".key{font-size:10px;fill:#222}.keyd{font-size:9.5px;fill:#666}\n"
       ".pt{font-size:10px;fill:#444}.spill{fill:#c62828;font-weight:bold}.reload{fill:#1565c0;font-weight:bold}\n"

@@ -504,3 +504,29 @@ TEST_CASE("generated programs: the full pipelines verify at -O2 and -O6, includi
   }
   CHECK(spilled_programs > 0);
 }
+
+TEST_CASE("parallel functions: 1 and 4 threads give the same bytes") {
+  for (std::uint64_t seed = 100; seed < 110; ++seed) {
+    gca::test::random_program_options o;
+    o.seed = seed;
+    o.functions = 4;
+    o.pressure = seed % 2 ? 1.4 : 0.7;
+    std::string printed[2];
+    for (int k = 0; k < 2; ++k) {
+      gca::module m = gca::test::random_program(o);
+      gca::pass_options popt;
+      popt.alloc.threads = k == 0 ? 1 : 4;
+      gca::pipeline_config cfg;
+      const gca::pass_registry reg = gca::default_registry();
+      try {
+        gca::run_pipeline(m, gca::build_pipeline(cfg), reg, popt, {true, nullptr});
+        gca::run_pipeline(m, gca::build_post_link_pipeline(), reg, popt, {true, nullptr});
+        printed[k] = gca::print(m);
+      } catch (const gca::allocation_error& e) {
+        printed[k] = e.what();
+      }
+    }
+    CAPTURE(seed);
+    CHECK(printed[0] == printed[1]);
+  }
+}

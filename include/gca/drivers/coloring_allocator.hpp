@@ -12,7 +12,11 @@
 #pragma once
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
+#include <exception>
+#include <thread>
+#include <type_traits>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -38,8 +42,9 @@
 namespace gca {
 
 struct allocator_options {
-  double timeout_seconds = 2700;                             // the watchdog ("GCA is taking too long")
+  double timeout_seconds = 2700;                                 // the watchdog ("GCA is taking too long")
   std::vector<color_options> variants = default_variants(true);  // best-of-n heuristics
+  unsigned threads = 0;  // functions colored at once by core-local passes (0: one per hardware thread)
 };
 
 /// What one allocator pass did: one space_report per function it colored (module-level passes: one).
@@ -94,6 +99,12 @@ auto make_geometry(const target& t) {
   else if constexpr (Type == memory_type::psum) return psum_banks(t);
   else if constexpr (Type == memory_type::dram) return linear_dram(t.dram_bytes, t.dram_alignment);
   else return registers(t.registers);
+}
+
+inline unsigned thread_count(unsigned requested) {
+  if (requested != 0) return requested;
+  const unsigned hw = std::thread::hardware_concurrency();
+  return hw == 0 ? 1 : hw;
 }
 
 inline std::chrono::steady_clock::time_point deadline_after(double seconds) {
@@ -175,15 +186,49 @@ class coloring_allocator {
             if (t.memory == memory_type::dram && t.space == From && !t.pinned) t.at.reset();
       }
       const auto geom = detail::make_geometry<Type>(m.tgt);
-      for (std::size_t k = 0; k < work.functions.size(); ++k) {
-        space_options so{opt_.variants, deadline, {}};
-        if constexpr (PostLink) so.blockers = detail::dram_blockers(work, k);
-        linearized_function lf = linearize(work.functions[k], Linearization{});
-        space_report r = allocate_space(lf, m.tgt, space_filter{Type, From}, geom, spill_, obs, so);
-        if (!r.ok) throw allocation_error(rep.pass + ": function '" + work.functions[k].name + "': " + r.error);
-        work.functions[k] = lf.commit();
-        rep.functions.emplace_back(work.functions[k].name, std::move(r));
+      const std::size_t n = work.functions.size();
+      std::vector<std::optional<space_report>> reports(n);
+      std::vector<std::exception_ptr> errors(n);
+      auto one = [&](std::size_t k, auto& observer) {
+        try {
+          space_options so{opt_.variants, deadline, {}};
+          if constexpr (PostLink) so.blockers = detail::dram_blockers(work, k);
+          linearized_function lf = linearize(work.functions[k], Linearization{});
+          space_report r = allocate_space(lf, m.tgt, space_filter{Type, From}, geom, spill_, observer, so);
+          if (!r.ok) throw allocation_error(rep.pass + ": function '" + work.functions[k].name + "': " + r.error);
+          work.functions[k] = lf.commit();
+          reports[k] = std::move(r);
+        } catch (...) {
+          errors[k] = std::current_exception();
+        }
+      };
+      // Core-local functions are independent before linking, so they may be colored at once. Each
+      // writes only its own slots, and the first error in function order wins, so the result is the
+      // serial one. A user observer sees a serial run (its calls stay in order); after linking each
+      // function's blockers depend on the ones before it, so that is serial too.
+      const unsigned threads = std::min<std::size_t>(n, detail::thread_count(opt_.threads));
+      if constexpr (!PostLink && std::is_same_v<std::remove_cvref_t<Observer>, null_observer>) {
+        if (threads > 1) {
+          std::atomic<std::size_t> next{0};
+          std::vector<std::thread> pool;
+          for (unsigned t = 0; t < threads; ++t)
+            pool.emplace_back([&] {
+              null_observer quiet;
+              for (std::size_t k; (k = next.fetch_add(1)) < n;) one(k, quiet);
+            });
+          for (std::thread& t : pool) t.join();
+        } else {
+          for (std::size_t k = 0; k < n; ++k) one(k, obs);
+        }
+      } else {  // a user observer sees the functions in order
+        for (std::size_t k = 0; k < n; ++k) {
+          one(k, obs);
+          if (errors[k]) break;
+        }
       }
+      for (std::size_t k = 0; k < n; ++k)
+        if (errors[k]) std::rethrow_exception(errors[k]);
+      for (std::size_t k = 0; k < n; ++k) rep.functions.emplace_back(work.functions[k].name, std::move(*reports[k]));
       m = std::move(work);
     }
     return rep;

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include <gca/engine/simplify.hpp>
+#include <gca/error.hpp>
 #include <gca/geometry/concept.hpp>
 #include <gca/graph/interference.hpp>
 #include <gca/ir/types.hpp>
@@ -52,9 +53,13 @@ struct select_result {
 
 /// Pops `s.stack` from the back and places each node by heuristic `h`. `placements` holds the pinned
 /// nodes' placements on entry (and nothing for the others) and every placement made on return.
+/// Throws input_error when a span has the wrong length.
 template <GeometryPolicy Geometry>
 select_result select(const interference_graph& g, std::span<const extent> extents, const simplify_result& s,
                      const Geometry& geom, select_heuristic h, std::vector<std::optional<placement>>& placements) {
+  if (extents.size() != g.num_nodes() || placements.size() != g.num_nodes() ||
+      s.optimistic.size() != s.stack.size())
+    throw input_error("select: extents and placements need one entry per graph node");
   select_result out;
   std::vector<placed_neighbor> nbrs;
   for (std::size_t i = s.stack.size(); i-- > 0;) {

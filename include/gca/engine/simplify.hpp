@@ -23,6 +23,7 @@
 #include <tuple>
 #include <vector>
 
+#include <gca/error.hpp>
 #include <gca/geometry/concept.hpp>
 #include <gca/graph/interference.hpp>
 #include <gca/ir/types.hpp>
@@ -83,12 +84,16 @@ struct wide_sum {
 }  // namespace detail
 
 /// Simplify over the nodes whose role is `normal`. `costs` and `priority` may be empty (all 1; footprint).
+/// Throws input_error when a span has the wrong length.
 /// Deterministic: every choice is ordered by a key and then by node id.
 template <GeometryPolicy Geometry>
 simplify_result simplify(const interference_graph& g, std::span<const extent> extents,
                          std::span<const node_role> roles, std::span<const double> costs,
                          std::span<const double> priority, const Geometry& geom, simplify_order order) {
   const std::size_t n = g.num_nodes();
+  if (extents.size() != n || roles.size() != n || (!costs.empty() && costs.size() != n) ||
+      (!priority.empty() && priority.size() != n))
+    throw input_error("simplify: extents, roles, costs and priority need one entry per graph node");
   std::vector<std::uint64_t> cand(n, 0);
   std::vector<detail::wide_sum> pressure(n);
   std::vector<std::uint32_t> deg(n, 0);       // remaining normal neighbors
