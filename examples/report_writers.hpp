@@ -707,7 +707,7 @@ inline std::vector<svg_panel> make_panels(const gca::function& f, const gca::tar
       }
       if (p.tensors.empty()) continue;
       const std::uint64_t peak = std::max<std::uint64_t>(p.peak, 1);
-      if (mem == memory_type::psum) {
+      if (mem == memory_type::psum && peak / std::max<std::uint64_t>(tgt.psum_bank_bytes, 1) < 32) {
         p.tick = std::max<std::uint64_t>(tgt.psum_bank_bytes, 1);  // one tick per bank
       } else if (mem == memory_type::reg) {
         p.tick = peak <= 16 ? 1 : pow2_ceil((peak + 7) / 8);
@@ -769,6 +769,17 @@ inline const char* role_overlay(tensor_role r) {
   return nullptr;
 }
 
+/// A rectangle in picture coordinates.
+struct box {
+  double x, y, w, h;
+  bool overlaps(const box& o) const noexcept {
+    return x < o.x + o.w && o.x < x + w && y < o.y + o.h && o.y < y + h;
+  }
+};
+
+/// Panels with more boxes than this do not look for room beside thin boxes (the search is quadratic).
+inline constexpr std::size_t max_callout_boxes = 3000;
+
 /// Rows of a key of `n` entries in `fit` rows: all of them, or fit - 1 and a "+k more" line.
 constexpr std::size_t order_size_shown(std::size_t n, std::size_t fit) noexcept {
   return n <= fit ? n : (fit > 0 ? fit - 1 : 0);
@@ -814,7 +825,7 @@ inline void svg_panel_body(svg_out& o, svg_frame& fr, const gca::module& m, cons
     }
   }
   // PSUM banks.
-  if (p.memory == memory_type::psum && m.tgt.psum_bank_bytes > 0) {
+  if (p.memory == memory_type::psum && m.tgt.psum_bank_bytes > 0 && p.top / m.tgt.psum_bank_bytes <= 64) {
     const std::uint64_t bank = m.tgt.psum_bank_bytes;
     for (std::uint64_t b = 0; b * bank < p.top; ++b) {
       const double lo = Y(static_cast<double>(b * bank)), hi = Y(static_cast<double>((b + 1) * bank));
@@ -836,15 +847,16 @@ inline void svg_panel_body(svg_out& o, svg_frame& fr, const gca::module& m, cons
     gca::tensor_id t;
   };
   std::vector<label_spot> spots;
+  std::vector<box> drawn;  // for placing the labels of thin boxes beside them
   for (gca::web_id w = 0; w < live.webs.size(); ++w) {
     const gca::tensor_id t = live.webs[w].tensor;
     const gca::tensor& x = f.tensors[t];
     if (x.memory != p.memory || (p.memory == memory_type::dram && x.space != p.space) || !x.at) continue;
     double by0 = Y(static_cast<double>(placed_end(x))), by1 = Y(static_cast<double>(x.at->offset));
-    if (by1 - by0 < 2) {  // a sliver of a tensor stays visible
+    if (by1 - by0 < 3) {  // a sliver of a tensor stays visible
       const double mid = (by0 + by1) / 2;
-      by0 = mid - 1;
-      by1 = mid + 1;
+      by0 = mid - 1.5;
+      by1 = mid + 1.5;
     }
     const auto [fill, stroke] = name_colours(colour_name(f, x, role[t]));
     const std::string style = box_style(fill, stroke, role[t], cell < 4);
@@ -884,11 +896,15 @@ inline void svg_panel_body(svg_out& o, svg_frame& fr, const gca::module& m, cons
       o.rect(bx, by0, bw, by1 - by0, style);
       if (overlay) o.rect(bx, by0, bw, by1 - by0, overlay);
       if (titled) o.s += "</g>\n";
+      if (drawn.size() <= max_callout_boxes) drawn.push_back({bx, by0, bw, by1 - by0});
       if (bw > best.w) best = {bx, by0, bw, by1 - by0, t};
     }
     if (best.w > 0) spots.push_back(best);
   }
-  // Labels, where they fit: name, and the partition range on a second line (or after the name).
+  // Labels, where they fit: name, and the partition range on a second line (or after the name). A box
+  // too thin for its name gets it just above or below, where that covers no box and no other label.
+  std::vector<box> taken;
+  std::vector<const label_spot*> thin;
   for (const label_spot& s : spots) {
     if (fr.labels >= svg_frame::max_labels) break;
     const gca::tensor& x = f.tensors[s.t];
@@ -896,6 +912,7 @@ inline void svg_panel_body(svg_out& o, svg_frame& fr, const gca::module& m, cons
     const double fs = 10;
     const double room = s.w - 6;
     const double cx = s.x + s.w / 2;
+    if (s.h < 12 && room >= text_width(x.name, fs)) thin.push_back(&s);
     if (s.h >= 12 && room >= text_width(x.name, fs)) {
       ++fr.labels;
       if (!parts.empty() && s.h >= 25 && room >= text_width(parts, 9)) {
@@ -906,6 +923,30 @@ inline void svg_panel_body(svg_out& o, svg_frame& fr, const gca::module& m, cons
         o.text(cx, s.y + s.h / 2 + 3.5, x.name + " " + parts, "class=\"label\" text-anchor=\"middle\"");
       } else {
         o.text(cx, s.y + s.h / 2 + 3.5, x.name, "class=\"label\" text-anchor=\"middle\"");
+      }
+    }
+  }
+  if (drawn.size() <= max_callout_boxes) {
+    auto free = [&](const box& b) {
+      if (b.y < y0 || b.y + b.h > y1) return false;
+      for (const box& d : drawn)
+        if (d.overlaps(b)) return false;
+      for (const box& d : taken)
+        if (d.overlaps(b)) return false;
+      return true;
+    };
+    for (const label_spot* s : thin) {
+      if (fr.labels >= svg_frame::max_labels) break;
+      const std::string& name = f.tensors[s->t].name;
+      const double tw = text_width(name, 10) + 4;
+      const double cx = s->x + s->w / 2;
+      for (const double ly : {s->y - 11.5, s->y + s->h + 0.5}) {
+        const box b{cx - tw / 2, ly, tw, 11};
+        if (!free(b)) continue;
+        taken.push_back(b);
+        ++fr.labels;
+        o.text(cx, ly + 8.5, name, "class=\"label\" text-anchor=\"middle\"");
+        break;
       }
     }
   }
@@ -1182,7 +1223,7 @@ inline std::string svg_memory_map(const gca::module& m) {
       ".title{font-size:17px;font-weight:bold}.fn{font-size:14px;font-weight:bold}\n"
       ".panel{font-size:13px;font-weight:bold}.facts{font-size:11px;fill:#555}.legend{font-size:11px}\n"
       ".axis{font-size:10px;fill:#555}.note{font-size:11px;fill:#666}.bank{font-size:9px;fill:#666}\n"
-      ".label,.parts{paint-order:stroke;stroke:#fff;stroke-opacity:0.8;stroke-width:2.5px;stroke-linejoin:round}\n"
+      ".label,.parts,.bank{paint-order:stroke;stroke:#fff;stroke-opacity:0.8;stroke-width:2.5px;stroke-linejoin:round}\n"
       ".label{font-size:10px;fill:#111}.parts{font-size:9px;fill:#333}.loop{font-size:10px;fill:#333}\n"
       ".key{font-size:10px;fill:#222}.keyd{font-size:9.5px;fill:#666}\n"
       ".pt{font-size:10px;fill:#444}.spill{fill:#c62828;font-weight:bold}.reload{fill:#1565c0;font-weight:bold}\n"

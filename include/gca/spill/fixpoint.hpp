@@ -13,6 +13,7 @@
 //             otherwise  -> create_eintervals + insert_spill_code (the policy), goto restart
 #pragma once
 
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <string>
@@ -107,11 +108,15 @@ space_report allocate_space(linearized_function& lf, const target& tgt, const sp
       return rep;
     }
     if (spill.spill(lf, a, filter, tgt, rep.spills) == 0) {
-      for (web_id w : a.unplaced_webs()) {
-        const std::string& n = lf.work().tensors[a.live.webs[w].tensor].name;
-        if (std::find(rep.unplaceable.begin(), rep.unplaceable.end(), n) == rep.unplaceable.end())
-          rep.unplaceable.push_back(n);
-      }
+      // Name the user's tensors: the ones over-filling a point if the policy found such a point, else
+      // the unplaced ones; a temporary is reported as the tensor it stands for.
+      std::vector<tensor_id> who = rep.spills.hopeless;
+      if (who.empty())
+        for (web_id w : a.unplaced_webs()) who.push_back(a.live.webs[w].tensor);
+      for (tensor_id& t : who) t = rep.spills.original(t);
+      std::sort(who.begin(), who.end());
+      who.erase(std::unique(who.begin(), who.end()), who.end());
+      for (tensor_id t : who) rep.unplaceable.push_back(lf.work().tensors[t].name);
       rep.error = cant_help_message(filter.memory, rep.unplaceable);
       return rep;
     }

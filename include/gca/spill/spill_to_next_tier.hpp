@@ -81,7 +81,7 @@ struct spill_to_next_tier {
   /// pressure, and repeat until no point is over-full. (2) If no point was over-full, select failed on
   /// fragmentation: spill each unplaced web that may be spilled, or else its cheapest spillable neighbor.
   static std::vector<web_id> choose_victims(const linearized_function& lf, const space_attempt& a,
-                                            const space_filter& filter, const target& tgt, const spill_state& st) {
+                                            const space_filter& filter, const target& tgt, spill_state& st) {
     const function& f = lf.work();
     const liveness& live = a.live;
     const std::size_t n_points = live.points + 2;
@@ -124,6 +124,7 @@ struct spill_to_next_tier {
     std::vector<web_id> out;
     std::vector<std::uint8_t> chosen(live.webs.size(), 0);
     std::vector<double> over_prefix(n_points + 1, 0.0);
+    bool first_round = true;
     for (;;) {
       bool any = false;
       for (std::size_t p = 0; p < n_points; ++p) {
@@ -145,7 +146,23 @@ struct spill_to_next_tier {
                              std::max(live.webs[w].spill_cost, 1e-9);
         if (!best || score > best_score) best = w, best_score = score;  // ties: lowest id (iteration order)
       }
-      if (!best) break;
+      if (!best) {
+        if (first_round) {
+          // Over-full from the start and nothing can relieve it: every web there is read or written
+          // at that very point (or may not be spilled). Name them; spilling can't help.
+          program_point worst = 0;
+          while (worst < n_points && !(pressure[worst] > capacity + 1e-9)) ++worst;
+          for (node_id v = 0; v < a.node_web.size(); ++v) {
+            const web_id w = a.node_web[v];
+            if (w == no_web) continue;
+            for (const interval& i : live.range(w))
+              if (i.begin <= worst && worst < i.end) st.hopeless.push_back(live.webs[w].tensor);
+          }
+          return {};
+        }
+        break;
+      }
+      first_round = false;
       chosen[*best] = 1;
       out.push_back(*best);
       const double sz = size_of(f.tensors[live.webs[*best].tensor].shape);
@@ -199,9 +216,12 @@ struct spill_to_next_tier {
     }
   }
 
-  static tensor_id add_tensor(function& f, tensor t, spill_state& st, bool temp) {
+  static tensor_id add_tensor(function& f, tensor t, spill_state& st, bool temp, tensor_id origin) {
     f.tensors.push_back(std::move(t));
-    st.no_spill.push_back(temp ? 1 : 0);
+    st.no_spill.resize(f.tensors.size(), 0);
+    st.no_spill.back() = temp ? 1 : 0;
+    st.origin.resize(f.tensors.size(), no_tensor);
+    st.origin.back() = origin;
     return static_cast<tensor_id>(f.tensors.size() - 1);
   }
 
@@ -227,7 +247,7 @@ struct spill_to_next_tier {
       s.space = address_space::local;
       s.shape = next == memory_type::dram ? extent{1, std::uint64_t{original.shape.partitions} * original.shape.bytes}
                                           : original.shape;
-      slot = add_tensor(f, std::move(s), st, false);
+      slot = add_tensor(f, std::move(s), st, false, x.tensor);
     }
     ++st.spilled_webs;
     st.spilled_bytes += original.shape.bytes;
@@ -280,7 +300,7 @@ struct spill_to_next_tier {
       tmp.name = fresh_name(f, names, original.name + ".r");
       tmp.kind = tensor_kind::internal;
       tmp.at.reset();
-      const tensor_id r = add_tensor(f, std::move(tmp), st, true);
+      const tensor_id r = add_tensor(f, std::move(tmp), st, true, x.tensor);
       if (reads && writes) lf.set_tied(r);
       for (inst_id k = n->inst; k < last; ++k) {
         const instruction& b = f.insts[k];
