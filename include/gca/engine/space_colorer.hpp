@@ -47,6 +47,9 @@ struct space_attempt {
   std::vector<double> costs;                    // per node: the web's spill cost
   std::vector<std::optional<placement>> pins;   // per node: fixed placement, if any
   std::vector<double> priority;                 // per node: earlier first point = higher (interval order)
+  std::vector<web_id> block_members;            // webs laid end to end in the block node (see color_space)
+  std::vector<std::uint64_t> block_offsets;     // each member's offset inside the block
+  node_id block_node = ~node_id{0};             // the block's graph node, if any
   std::optional<interference_graph> graph;
   std::optional<coloring_result> result;
 
@@ -72,9 +75,25 @@ space_attempt color_space(const linearized_function& lf, const space_filter& fil
   const function& f = lf.work();
   a.live = analyze_liveness(lf);  // first defs, last uses, loads, memloc_split, live ranges, costs
   live_range_table table;
+  const auto whole = static_cast<program_point>(a.live.points + 2);  // [0, whole): every point
+  // In a linear memory, the unplaced webs live at every point (kernel I/O and shared buffers in DRAM)
+  // interfere with everything and with each other: any coloring puts them side by side. They become ONE
+  // node, a block of their aligned sizes laid end to end, instead of a clique with k^2 edges.
+  constexpr bool linear = requires { geom.alignment(); } && Geometry::space == memory_type::dram;
+  std::uint64_t block_bytes = 0;
   for (web_id w = 0; w < a.live.webs.size(); ++w) {
     const tensor& t = f.tensors[a.live.webs[w].tensor];
     if (!filter.colors(t) && !filter.constrains(t)) continue;
+    if constexpr (linear) {
+      const auto r = a.live.range(w);
+      if (filter.colors(t) && r.size() == 1 && r.front().begin == 0 && r.front().end >= whole - 1) {
+        const std::uint64_t align = geom.alignment();
+        a.block_members.push_back(w);
+        a.block_offsets.push_back(block_bytes);
+        block_bytes += (t.shape.bytes + align - 1) / align * align;
+        continue;
+      }
+    }
     a.node_web.push_back(w);
     a.node_tensor.push_back(a.live.webs[w].tensor);
     a.extents.push_back(t.shape);
@@ -95,7 +114,16 @@ space_attempt color_space(const linearized_function& lf, const space_filter& fil
     a.extents.push_back(x.shape);
     a.costs.push_back(0);
     a.pins.push_back(x.at);
-    table.add(interval{0, static_cast<program_point>(a.live.points + 2)});
+    table.add(interval{0, whole});
+  }
+  if (!a.block_members.empty()) {
+    a.block_node = static_cast<node_id>(a.node_web.size());
+    a.node_web.push_back(no_web);
+    a.node_tensor.push_back(no_tensor);
+    a.extents.push_back({1, block_bytes});
+    a.costs.push_back(0);
+    a.pins.push_back(std::nullopt);
+    table.add(interval{0, whole});
   }
   for (const placed_neighbor& b : blockers) {
     a.node_web.push_back(no_web);
@@ -103,13 +131,18 @@ space_attempt color_space(const linearized_function& lf, const space_filter& fil
     a.extents.push_back(b.size);
     a.costs.push_back(0);
     a.pins.push_back(b.at);
-    table.add(interval{0, static_cast<program_point>(a.live.points + 2)});
+    table.add(interval{0, whole});
   }
   // Interval order: placing ranges by their first point colors an interval graph optimally, and it is a
   // good order for sized nodes too; best-of-n tries it beside the size and degree orders.
   a.priority.resize(a.node_web.size());
   for (node_id v = 0; v < a.node_web.size(); ++v) a.priority[v] = -static_cast<double>(table.ranges(v).front().begin);
-  a.graph.emplace(build_interference(table));  // build
+  // Places decided by an earlier colorer or another core are consistent by construction: no edges among
+  // them. User pins keep theirs, so two pins that overlap while both live are still reported.
+  std::vector<std::uint8_t> fixed(a.pins.size(), 0);
+  for (node_id v = 0; v < a.pins.size(); ++v)
+    fixed[v] = a.pins[v] && !(a.node_tensor[v] != no_tensor && f.tensors[a.node_tensor[v]].pinned) ? 1 : 0;
+  a.graph.emplace(build_interference(table, fixed));  // build
   const coloring_problem problem{*a.graph, a.extents, a.costs, a.pins, a.priority};
   for (const color_options& o : variants) obs.best_of_n(filter.memory, name(o));
   a.result = color_best_of(problem, geom, variants);  // simplify + select, best-of-n
@@ -127,8 +160,7 @@ std::size_t commit_space(linearized_function& lf, const space_attempt& a, const 
   const std::size_t original = f.tensors.size();
   std::vector<tensor_id> web_tensor(a.live.webs.size(), no_tensor);
   std::vector<std::uint8_t> first_seen(original, 0);
-  std::set<std::string> names;  // for fresh names; iteration order is not used for decisions
-  for (const tensor& t : f.tensors) names.insert(t.name);
+  std::set<std::string> names;  // for fresh names, filled on the first split; never iterated
   std::vector<std::uint32_t> next_suffix(original, 1);
   // Decide membership before any placement is written (a placed tensor no longer "needs coloring").
   std::vector<std::uint8_t> colored(original, 0);
@@ -136,7 +168,17 @@ std::size_t commit_space(linearized_function& lf, const space_attempt& a, const 
 
   for (node_id v = 0; v < a.node_web.size(); ++v) {
     const web_id w = a.node_web[v];
-    if (w == no_web) continue;  // a blocker, or an untouched shared buffer
+    if (w == no_web) {  // a blocker, an untouched shared buffer, or the block of whole-function webs
+      if (v == a.block_node)
+        for (std::size_t k = 0; k < a.block_members.size(); ++k) {
+          const tensor_id t = a.live.webs[a.block_members[k]].tensor;
+          placement at = *a.result->placements[v];
+          at.offset += a.block_offsets[k];
+          f.tensors[t].at = at;
+          first_seen[t] = 1;
+        }
+      continue;
+    }
     const tensor_id t = a.live.webs[w].tensor;
     if (!colored[t]) continue;  // fixed node: already placed
     const placement at = *a.result->placements[v];
@@ -146,6 +188,8 @@ std::size_t commit_space(linearized_function& lf, const space_attempt& a, const 
       f.tensors[t].at = at;
       continue;
     }
+    if (names.empty())
+      for (const tensor& x : f.tensors) names.insert(x.name);
     tensor copy = f.tensors[t];
     std::string fresh;
     do fresh = copy.name + "." + std::to_string(next_suffix[t]++);

@@ -113,8 +113,14 @@ inline void sort_unique_arcs(std::size_t n, std::vector<std::pair<node_id, node_
 /// same point (half-open intervals that only touch do not interfere); a begin interferes with every node
 /// active at that moment. Never compares all pairs: O(n log n + E) for n intervals and E overlaps.
 /// Throws input_error if a node's list is not sorted and disjoint or holds an empty interval.
-inline interference_graph build_interference(const live_range_table& live) {
+/// `fixed` (empty, or one flag per node) marks nodes whose places are already decided (pins, other
+/// spaces, other cores): no edge joins two fixed nodes, since neither will be colored, so many
+/// always-live fixed nodes cost no quadratic edge count.
+inline interference_graph build_interference(const live_range_table& live, std::span<const std::uint8_t> fixed = {}) {
   const std::size_t n = live.num_nodes();
+  if (!fixed.empty() && fixed.size() != n)
+    throw input_error("build_interference: `fixed` needs one flag per node");
+  auto is_fixed = [&](node_id v) -> std::size_t { return !fixed.empty() && fixed[v] != 0 ? 1 : 0; };
   if (live.offsets.empty() || live.offsets.front() != 0 || live.offsets.back() != live.intervals.size())
     throw input_error("build_interference: live_range_table offsets do not cover its intervals");
   struct event {
@@ -143,23 +149,28 @@ inline interference_graph build_interference(const live_range_table& live) {
   });
   // Active set with O(1) insert and erase (swap with the last); its order never reaches the output
   // because the arcs are sorted afterwards.
+  // Two active sets, free nodes [0] and fixed nodes [1]: a fixed node meets only the free ones.
   constexpr std::size_t absent = std::numeric_limits<std::size_t>::max();
-  std::vector<node_id> active;
+  std::vector<node_id> active[2];
   std::vector<std::size_t> slot(n, absent);
   std::vector<std::pair<node_id, node_id>> arcs;
   for (const event& e : events) {
+    std::vector<node_id>& mine = active[is_fixed(e.node)];
     if (e.is_begin) {
-      for (node_id u : active) {
-        arcs.emplace_back(u, e.node);
-        arcs.emplace_back(e.node, u);
+      for (std::size_t set = 0; set < 2; ++set) {
+        if (set == 1 && is_fixed(e.node)) continue;
+        for (node_id u : active[set]) {
+          arcs.emplace_back(u, e.node);
+          arcs.emplace_back(e.node, u);
+        }
       }
-      slot[e.node] = active.size();
-      active.push_back(e.node);
+      slot[e.node] = mine.size();
+      mine.push_back(e.node);
     } else {
       const std::size_t s = slot[e.node];
-      active[s] = active.back();
-      slot[active[s]] = s;
-      active.pop_back();
+      mine[s] = mine.back();
+      slot[mine[s]] = s;
+      mine.pop_back();
       slot[e.node] = absent;
     }
   }

@@ -212,6 +212,8 @@ class text_parser {
 
     names_.clear();
     pending_.clear();
+    symbol_ids_.clear();
+    for (symbol_id k = 0; k < f.symbols.size(); ++k) symbol_ids_.emplace(f.symbols[k], k);
     struct open_loop {
       std::uint32_t line;
       std::string_view name;
@@ -248,7 +250,7 @@ class text_parser {
         expect_end(4);
         if (loops.size() >= opt_.max_loop_depth)
           fail(t, "loops nested deeper than " + std::to_string(opt_.max_loop_depth) + " levels");
-        f.begin_loop(f.intern(name), trips, loc(t));
+        f.begin_loop(intern(f, name), trips, loc(t));
         loops.push_back({line_, name});
         continue;
       }
@@ -258,6 +260,13 @@ class text_parser {
     }
     finish_function(f);
     m.functions.push_back(std::move(f));
+  }
+
+  /// function::intern is linear in the number of symbols; a kernel with 10^5 loops needs a map.
+  symbol_id intern(function& f, std::string_view name) {
+    auto [it, fresh] = symbol_ids_.try_emplace(std::string(name), static_cast<symbol_id>(f.symbols.size()));
+    if (fresh) f.symbols.emplace_back(name);
+    return it->second;
   }
 
   tensor_id use_name(function& f, const token& t) {
@@ -400,7 +409,7 @@ class text_parser {
         if (i == tokens_.size()) fail_eol("expected a tensor name after ','");
       }
     }
-    const symbol_id opcode = f.intern(opt.text);
+    const symbol_id opcode = intern(f, opt.text);
     if (op::is_move(opcode) && (outs.size() != 1 || ins.size() != 1 || rmw))
       fail(opt, "'" + std::string(opt.text) + "' moves a value: it takes '%out = " + std::string(opt.text) +
                     " %in' (one output, one input, '=')");
@@ -432,6 +441,7 @@ class text_parser {
   std::string_view line_text_;
   std::vector<token> tokens_;
   std::unordered_map<std::string, tensor_id> names_;  // lookup only: never iterated
+  std::unordered_map<std::string, symbol_id> symbol_ids_;  // lookup only: never iterated
   std::vector<pending_tensor> pending_;
   std::vector<tensor_id> declared_order_;
   std::size_t placement_token_ = 0;
