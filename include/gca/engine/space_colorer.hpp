@@ -101,38 +101,29 @@ space_attempt color_space(const linearized_function& lf, const space_filter& fil
     a.pins.push_back(t.at);
     table.add(a.live.range(w));
   }
+  // Nodes that are no web: live at every point, cost nothing to keep.
+  auto add_everywhere = [&](tensor_id t, extent e, std::optional<placement> at) {
+    a.node_web.push_back(no_web);
+    a.node_tensor.push_back(t);
+    a.extents.push_back(e);
+    a.costs.push_back(0);
+    a.pins.push_back(at);
+    table.add(interval{0, whole});
+  };
   // A placed shared buffer that this function does not touch is still live whenever any core runs, so
   // it holds its bytes throughout. (Untouched tensors this colorer places are placed at commit.)
   std::vector<std::uint8_t> has_web(f.tensors.size(), 0);
   for (const web& w : a.live.webs) has_web[w.tensor] = 1;
   for (tensor_id t = 0; t < f.tensors.size(); ++t) {
     const tensor& x = f.tensors[t];
-    if (has_web[t] || !filter.constrains(x) || x.memory != memory_type::dram || x.space != address_space::shared)
-      continue;
-    a.node_web.push_back(no_web);
-    a.node_tensor.push_back(t);
-    a.extents.push_back(x.shape);
-    a.costs.push_back(0);
-    a.pins.push_back(x.at);
-    table.add(interval{0, whole});
+    if (!has_web[t] && filter.constrains(x) && x.memory == memory_type::dram && x.space == address_space::shared)
+      add_everywhere(t, x.shape, x.at);
   }
   if (!a.block_members.empty()) {
     a.block_node = static_cast<node_id>(a.node_web.size());
-    a.node_web.push_back(no_web);
-    a.node_tensor.push_back(no_tensor);
-    a.extents.push_back({1, block_bytes});
-    a.costs.push_back(0);
-    a.pins.push_back(std::nullopt);
-    table.add(interval{0, whole});
+    add_everywhere(no_tensor, {1, block_bytes}, std::nullopt);
   }
-  for (const placed_neighbor& b : blockers) {
-    a.node_web.push_back(no_web);
-    a.node_tensor.push_back(no_tensor);
-    a.extents.push_back(b.size);
-    a.costs.push_back(0);
-    a.pins.push_back(b.at);
-    table.add(interval{0, whole});
-  }
+  for (const placed_neighbor& b : blockers) add_everywhere(no_tensor, b.size, b.at);
   // Interval order: placing ranges by their first point colors an interval graph optimally, and it is a
   // good order for sized nodes too; best-of-n tries it beside the size and degree orders.
   a.priority.resize(a.node_web.size());

@@ -25,7 +25,7 @@ struct pipeline_config {
   std::string allocator = "coloring";        // --allocator; "lsa" selects linear scan (not in gca yet)
   bool disable_dram_allocation = false;      // --disable-dram-allocation
   bool disable_dram_rotation = false;        // --disable-dram-rotation
-  std::set<std::string> memory_analysis_after;  // --memory-analysis-after PASS,...
+  std::set<std::string> memory_analysis_after{};  // --memory-analysis-after PASS,...
 };
 
 /// The pre-codegen schedule of `cfg` (the seed's sub_80A6E0 at optlevel 1/2/3; sub_807EF0 at 6).
