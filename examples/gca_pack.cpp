@@ -1,11 +1,15 @@
 // gca-pack — packs a DSA problem (buffers with lifetimes and sizes) into one linear address space.
 //
-//   gca-pack [--capacity BYTES] [--alignment A] [-o OUT.csv] IN.csv
+//   gca-pack [--capacity BYTES] [--alignment A] [--search] [--search-ms MS] [-o OUT.csv] IN.csv
 //
 // Reads `id,lower,upper,size[,alignment]` (half-open lifetimes), builds the interference graph by an
 // endpoint sweep, colors it with the linear DRAM geometry (best-of-n over the select heuristics and
 // simplify orders), and writes `id,lower,upper,size,offset` in input order to OUT or stdout. Prints one
-// summary line on stderr:  buffers=N max_live=L peak=P capacity=C fits=yes|no time_ms=T
+// summary line on stderr:  buffers=N max_live=L peak=P capacity=C fits=yes|no nodes=S time_ms=T
+// When --capacity is given and the best coloring does not fit, the exact search of
+// gca/engine/search.hpp runs next (MS milliseconds, 2000 by default); --search runs it in any case
+// (without --capacity it aims at max-live, the lower bound). `nodes` counts the search's placements
+// (0 when it did not run).
 // Exit status: 0 fits (or no capacity), 3 does not fit (nothing written), 1 bad input or usage.
 // Per-buffer alignments are honored by aligning every buffer to the least common multiple of them and
 // --alignment (exact for the usual powers of two, conservative otherwise).
@@ -22,6 +26,7 @@
 #include <vector>
 
 #include <gca/engine/colorer.hpp>
+#include <gca/engine/search.hpp>
 #include <gca/error.hpp>
 #include <gca/geometry/linear_dram.hpp>
 #include <gca/graph/interference.hpp>
@@ -31,7 +36,7 @@ namespace {
 
 int usage(const char* why) {
   std::cerr << "gca-pack: " << why << "\n"
-            << "usage: gca-pack [--capacity BYTES] [--alignment A] [-o OUT.csv] IN.csv\n";
+            << "usage: gca-pack [--capacity BYTES] [--alignment A] [--search] [--search-ms MS] [-o OUT.csv] IN.csv\n";
   return 1;
 }
 
@@ -51,6 +56,8 @@ std::optional<std::uint64_t> number(std::string_view s) {
 int main(int argc, char** argv) {
   std::optional<std::uint64_t> capacity;
   std::uint64_t alignment = 1;
+  bool search = false;
+  std::uint64_t search_ms = 2000;
   std::string out_path, in_path;
   for (int i = 1; i < argc; ++i) {
     const std::string_view a = argv[i];
@@ -58,7 +65,14 @@ int main(int argc, char** argv) {
       if (i + 1 >= argc) return std::nullopt;
       return std::string_view(argv[++i]);
     };
-    if (a == "--capacity" || a == "--alignment") {
+    if (a == "--search") {
+      search = true;
+    } else if (a == "--search-ms") {
+      const auto v = value();
+      const auto n = v ? number(*v) : std::nullopt;
+      if (!n) return usage("--search-ms needs a non-negative integer");
+      search_ms = *n;
+    } else if (a == "--capacity" || a == "--alignment") {
       const auto v = value();
       const auto n = v ? number(*v) : std::nullopt;
       if (!n || *n == 0) return usage(a == "--capacity" ? "--capacity needs a positive integer"
@@ -121,16 +135,37 @@ int main(int argc, char** argv) {
   const gca::linear_dram geom(capacity.value_or(gca::unbounded), alignment);
   const gca::coloring_problem problem{.graph = g, .extents = extents, .priority = priority};
   const gca::coloring_result r = gca::color_best_of(problem, geom);
+  bool fits = r.complete();
+  std::uint64_t peak = r.peak;
+  std::vector<std::uint64_t> offsets;
+  if (fits)
+    for (const auto& pl : r.placements) offsets.push_back(pl->offset);
+  std::uint64_t nodes = 0;
+  const std::uint64_t lower = gca::max_live(p);
+  if ((capacity && !fits) || (search && (!fits || peak > lower))) {
+    // The exact search: within the capacity, or (no capacity) at max-live, the best possible peak.
+    std::vector<gca::interval> lifetimes;
+    for (const gca::dsa_buffer& b : p.buffers) lifetimes.push_back({b.lower, b.upper});
+    gca::search_options opt;
+    opt.deadline = t0 + std::chrono::milliseconds(search_ms);
+    if (!capacity) opt.capacity = lower;
+    const gca::search_result s = gca::search_placement(g, extents, lifetimes, geom, opt);
+    nodes = s.stats.nodes;
+    if (s.found() && (!fits || s.peak < peak)) {
+      fits = true;
+      peak = s.peak;
+      offsets.clear();
+      for (const gca::placement& pl : s.placements) offsets.push_back(pl.offset);
+    }
+  }
   const auto ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 
-  const bool fits = r.complete();
-  std::cerr << "buffers=" << p.buffers.size() << " max_live=" << gca::max_live(p) << " peak=" << r.peak
+  std::cerr << "buffers=" << p.buffers.size() << " max_live=" << lower << " peak=" << peak
             << " capacity=" << (capacity ? std::to_string(*capacity) : std::string("none"))
-            << " fits=" << (fits ? "yes" : "no") << " time_ms=" << static_cast<std::uint64_t>(ms + 0.5) << '\n';
+            << " fits=" << (fits ? "yes" : "no") << " nodes=" << nodes
+            << " time_ms=" << static_cast<std::uint64_t>(ms + 0.5) << '\n';
   if (!fits) return 3;
 
-  std::vector<std::uint64_t> offsets;
-  for (const auto& pl : r.placements) offsets.push_back(pl->offset);
   if (out_path.empty()) {
     gca::write_dsa_solution(std::cout, p, offsets);
     std::cout.flush();

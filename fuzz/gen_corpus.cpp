@@ -1,6 +1,6 @@
 // fuzz/gen_corpus.cpp — writes a few generated programs (tests/support/random_program.hpp) into the seed
-// corpus, printed with gca::print. Built and run by scripts/fuzz.sh when fuzz/corpus/gen_*.gca are absent:
-//   gen_corpus DIR
+// corpus, printed with gca::print (fuzz/corpus/gen_1.gca .. gen_12.gca came from it). To regenerate:
+//   g++ -std=c++20 -O1 -Iinclude -Itests fuzz/gen_corpus.cpp -o build-fuzz/gen_corpus && build-fuzz/gen_corpus fuzz/corpus
 #include <cstdio>
 #include <fstream>
 #include <string>

