@@ -13,6 +13,7 @@ for dir in build build-asan; do
   echo "== $dir: doctest suite"
   out=$(cd "$(pwd)" && "$dir/tests/gca-tests" 2>&1); rc=$?
   echo "$out" | tail -n 40
+  echo "$out" | grep -E -A14 "ERROR: (AddressSanitizer|LeakSanitizer)|runtime error:" | head -n 80
   line=$(echo "$out" | grep -E '^\[doctest\] test cases:' | tail -n 1)
   p=$(echo "$line" | sed -E 's/.*\| *([0-9]+) passed.*/\1/'); f=$(echo "$line" | sed -E 's/.*\| *([0-9]+) failed.*/\1/')
   [[ "$p" =~ ^[0-9]+$ ]] || p=0; [[ "$f" =~ ^[0-9]+$ ]] || f=0

@@ -625,7 +625,8 @@ TEST_CASE("generator: modules are valid, deterministic and exercise every featur
   gca::test::random_program_options over;
   over.pressure = 3.0;
   std::uint64_t sb_bytes = 0;
-  for (const auto& x : gca::test::random_program(over).functions[0].tensors)
+  const gca::module over_module = gca::test::random_program(over);  // kept: the loop reads into it
+  for (const auto& x : over_module.functions[0].tensors)
     if (x.memory == gca::memory_type::sb) sb_bytes += x.shape.bytes;
   CHECK(sb_bytes > 2 * over.tgt.sb_usable);
   gca::test::random_program_options a, b;

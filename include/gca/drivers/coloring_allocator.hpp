@@ -247,7 +247,8 @@ class coloring_allocator {
           if (t.memory == memory_type::dram && t.space == address_space::shared && !t.pinned) t.at.reset();
     }
     obs.will_allocate(memory_type::dram);
-    std::vector<std::string> names;          // unplaced shared buffers, in order of first declaration
+    // A name placed (pinned) in any function has that place in all of them; the others are colored.
+    std::map<std::string, placement> where;        // lookup only
     std::map<std::string, std::uint64_t> size_of;  // lookup only
     for (const function& f : work.functions)
       for (const tensor& t : f.tensors) {
@@ -255,8 +256,19 @@ class coloring_allocator {
         auto [it, fresh] = size_of.emplace(t.name, t.shape.bytes);
         if (!fresh && it->second != t.shape.bytes)
           throw input_error("shared tensor %" + t.name + " has different sizes in different functions");
-        if (fresh && !t.at) names.push_back(t.name);
+        if (t.at && !where.emplace(t.name, *t.at).second && where.at(t.name) != *t.at)
+          throw input_error("shared tensor %" + t.name + " is pinned at different places in different functions");
       }
+    std::vector<std::string> names;  // unplaced shared buffers, in order of first declaration
+    for (const function& f : work.functions)
+      for (const tensor& t : f.tensors)
+        if (t.memory == memory_type::dram && t.space == address_space::shared && where.count(t.name) == 0 &&
+            std::find(names.begin(), names.end(), t.name) == names.end())
+          names.push_back(t.name);
+    for (function& f : work.functions)  // copies of placed names first: they are blockers below
+      for (tensor& t : f.tensors)
+        if (t.memory == memory_type::dram && t.space == address_space::shared && !t.at && where.count(t.name))
+          t.at = where.at(t.name);
     const std::vector<placed_neighbor> blocks = detail::dram_blockers(work, work.functions.size());
     const std::size_t n = names.size(), b = blocks.size();
     std::vector<extent> extents;
@@ -292,7 +304,6 @@ class coloring_allocator {
         if (u.node < n) bad.push_back(names[u.node]);
       throw allocation_error(rep.pass + ": " + cant_help_message(memory_type::dram, bad));
     }
-    std::map<std::string, placement> where;
     for (std::size_t i = 0; i < n; ++i) where.emplace(names[i], *r.placements[i]);
     for (function& f : work.functions)
       for (tensor& t : f.tensors)

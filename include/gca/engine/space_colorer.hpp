@@ -336,8 +336,15 @@ std::size_t commit_space(linearized_function& lf, const space_attempt& a, const 
   std::vector<placed_neighbor> fixed;
   for (node_id v = 0; v < a.node_web.size(); ++v)
     if (a.pins[v]) fixed.push_back({a.extents[v], *a.pins[v]});
+  // If the fixed nodes leave no room, any legal place will do: such a tensor never holds a value, so it
+  // overlaps nothing that matters (shared buffers, the only tensors whose overlaps matter untouched, are
+  // placed by the shared colorer, not here).
   for (tensor_id t = 0; t < original; ++t)
-    if (colored[t] && !first_seen[t]) f.tensors[t].at = geom.select(f.tensors[t].shape, fixed, select_heuristic::first_fit);
+    if (colored[t] && !first_seen[t]) {
+      auto at = geom.select(f.tensors[t].shape, fixed, select_heuristic::first_fit);
+      if (!at) at = geom.select(f.tensors[t].shape, {}, select_heuristic::first_fit);
+      f.tensors[t].at = at;
+    }
   for (std::size_t s = 0; s < f.operands.size(); ++s) {
     const web_id w = a.live.slot_web[s];
     if (w != no_web && web_tensor[w] != no_tensor) f.operands[s] = web_tensor[w];
