@@ -28,6 +28,7 @@ int usage(std::ostream& os) {
   os << "usage: gca-alloc [-O1|-O2|-O3|-O6] [--target trn1|trn2|trn3] [--disable-dram-allocation]\n"
         "                 [--disable-dram-rotation] [--memory-analysis-after PASS,...] [--print-pipeline]\n"
         "                 [--emit-ir FILE] [--json FILE] [--svg FILE] [--verify] [--timeout SECONDS] [-v]\n"
+        "                 [--allocator coloring|lsa]\n"
         "                 FILE.gca\n"
         "       gca-alloc --check FILE.gca\n"
         "       gca-alloc --print FILE.gca\n";
@@ -137,8 +138,8 @@ int main(int argc, char** argv) {
         return 1;
       }
       m.tgt = *t;
-      gca::validate(m);
     }
+    gca::validate(m);  // target rules again (after --target) and across functions (shared buffers)
   } catch (const std::exception& e) {
     std::cerr << e.what() << '\n';
     return 1;
@@ -163,6 +164,7 @@ int main(int argc, char** argv) {
 
   gca::pass_options popt;
   popt.alloc.timeout_seconds = c.timeout;
+  if (c.pipeline.allocator == "lsa") popt.alloc.engine = gca::engine_kind::linear_scan;
   popt.log = c.verbose ? &std::cerr : nullptr;
   gca::run_options ropt{true, c.verbose ? &std::cerr : nullptr};
   std::vector<gca::pass_report> reports;

@@ -2,7 +2,7 @@
 // expected message, API misuse is refused with the documented errors, allocation is deterministic in one
 // process and across processes, a failed allocation leaves the module exactly as it was, and generated
 // programs of varied pressure, loop depth and core count allocate at -O2 and -O6 and verify.
-// Known library bugs found by fuzzing are kept at the end as skipped reproducers (doctest::skip()).
+// Library bugs found by fuzzing are kept at the end as regression tests, each with its input in fuzz/corpus.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -149,23 +149,6 @@ gca::test::random_program_options varied(std::uint64_t k) {
 }
 
 }  // namespace
-
-/// Set to false once the BUG "an untouched tensor is left unplaced" (end of this file) is fixed: until then
-/// the property test counts, instead of failing on, verifier reports whose only failures are `unplaced`
-/// tensors that no instruction references (seed 1042 at -O2/-O6 is one).
-constexpr bool tolerate_known_untouched_bug = true;
-
-bool only_untouched_unplaced(const gca::module& m, const gca::verify_report& v) {
-  for (const gca::verify_failure& x : v.failures) {
-    if (x.kind != gca::verify_failure_kind::unplaced) return false;
-    for (const gca::function& f : m.functions) {
-      if (f.name != x.function) continue;
-      const gca::tensor_id t = f.find_tensor(x.tensor);
-      if (std::find(f.operands.begin(), f.operands.end(), t) != f.operands.end()) return false;
-    }
-  }
-  return true;
-}
 
 // ---- (1) every malformed input gives exactly its expected message -------------------------------
 
@@ -464,7 +447,7 @@ TEST_CASE("failure safety: an allocation that throws leaves the module printing 
 TEST_CASE("property: generated programs allocate at -O2 and -O6 and verify") {
   // GCA_PROPERTY_PROGRAMS scales the run (docs/RELIABILITY.md: the long run uses thousands).
   const std::uint64_t n = env_count("GCA_PROPERTY_PROGRAMS", 100);
-  std::uint64_t verified = 0, refused = 0, spilled = 0, known_bug = 0;
+  std::uint64_t verified = 0, refused = 0, spilled = 0;
   for (std::uint64_t k = 0; k < n; ++k) {
     const gca::test::random_program_options o = varied(k);
     const gca::module original = gca::test::random_program(o);
@@ -481,10 +464,6 @@ TEST_CASE("property: generated programs allocate at -O2 and -O6 and verify") {
         continue;
       }
       const gca::verify_report v = gca::verify(m, {.linked = true});
-      if (!v.ok() && tolerate_known_untouched_bug && only_untouched_unplaced(m, v)) {
-        ++known_bug;  // BUG "untouched tensor left unplaced" below; nothing else failed
-        continue;
-      }
       INFO(v.message());
       CHECK(v.ok());
       CHECK(gca::parse(gca::print(m)) == m);
@@ -497,14 +476,13 @@ TEST_CASE("property: generated programs allocate at -O2 and -O6 and verify") {
     }
   }
   MESSAGE("property: " << n << " programs x 2 levels: " << verified << " verified (" << spilled << " with spill code), "
-                       << refused << " refused (spilling can't help), " << known_bug
-                       << " hit the known bug 'untouched tensor left unplaced'");
+                       << refused << " refused (spilling can't help)");
   CHECK(verified > refused);
 }
 
-// ---- known bugs: reproducers, skipped until fixed -------------------------------------------------
+// ---- bugs found by fuzzing and the property test, fixed: regression tests ----------------------------
 
-// BUG (found by the property test, seed 1042; inputs fuzz/corpus/bug_untouched_unplaced.gca and
+// FIXED BUG (found by the property test, seed 1042; inputs fuzz/corpus/bug_untouched_unplaced.gca and
 // bug_spilled_tensor_unplaced.gca): commit_space (engine/space_colorer.hpp) places a tensor of the space
 // that no instruction touches with geom.select(shape, fixed, first_fit), "clear of the fixed nodes"; when
 // pins fragment the memory so that no gap fits it, select returns nothing and the tensor stays unplaced,
@@ -512,7 +490,7 @@ TEST_CASE("property: generated programs allocate at -O2 and -O6 and verify") {
 // tensors the input never uses, and to tensors every web of which the spiller renamed (%s0 -> %s0.r1,
 // %s0.r2). Such a tensor never holds a value: any legal place (e.g. the first legal start, overlapping
 // the pins) would do.
-TEST_CASE("BUG: an untouched tensor is left unplaced when pins leave no gap for it" * doctest::skip()) {
+TEST_CASE("regression: an untouched tensor gets a legal place even when pins leave no gap for it") {
   for (const char* file : {"bug_untouched_unplaced.gca", "bug_spilled_tensor_unplaced.gca"})
     for (int level : {2, 6}) {
       CAPTURE(file);
@@ -525,13 +503,13 @@ TEST_CASE("BUG: an untouched tensor is left unplaced when pins leave no gap for 
     }
 }
 
-// BUG (found by fuzz/fuzz_alloc; input fuzz/corpus/bug_shared_pinned_first.gca): a dram.shared name pinned
+// FIXED BUG (found by fuzz/fuzz_alloc; input fuzz/corpus/bug_shared_pinned_first.gca): a dram.shared name pinned
 // in the first function that declares it and unpinned in a later one passes validate (which only compares
 // two placements when both exist), but coloring_allocator_dram_shared never puts it in its `names` (its
 // first declaration is placed) and then looks the later, unplaced copy up with `where.at(name)`:
 // std::out_of_range ("map::at") escapes the pipeline; gca-alloc prints "gca-alloc: map::at", exit 1.
 // Expected: every copy takes the pinned place, the module allocates and verifies.
-TEST_CASE("BUG: a shared DRAM name pinned in one function and unpinned in a later one" * doctest::skip()) {
+TEST_CASE("regression: a shared DRAM name pinned in one function and unpinned in a later one") {
   gca::module m = gca::parse(read_all(fs::path(GCA_SOURCE_DIR) / "fuzz" / "corpus" / "bug_shared_pinned_first.gca"));
   CHECK_NOTHROW(gca::validate(m));
   REQUIRE_NOTHROW(allocate_all(m, 2));
@@ -539,12 +517,12 @@ TEST_CASE("BUG: a shared DRAM name pinned in one function and unpinned in a late
   CHECK(m.functions[1].tensors[m.functions[1].find_tensor("s")].at == std::optional(gca::placement{0, 0}));
 }
 
-// BUG (fuzz/corpus/bug_shared_pinned_second.gca): the mirror case. The first declaration is unpinned, so
+// FIXED BUG (fuzz/corpus/bug_shared_pinned_second.gca): the mirror case. The first declaration is unpinned, so
 // coloring_allocator_dram_shared colors the name as a fresh buffer, avoiding the pinned copy of the later
 // function as a blocker (a different address), and sync_shared_allocations then refuses the module:
 // input_error "sync_shared_allocations: shared tensor %s has different places in different functions" for
 // an input validate accepted. Expected: the pin wins in every function.
-TEST_CASE("BUG: a shared DRAM name unpinned in one function and pinned in a later one" * doctest::skip()) {
+TEST_CASE("regression: a shared DRAM name unpinned in one function and pinned in a later one") {
   gca::module m = gca::parse(read_all(fs::path(GCA_SOURCE_DIR) / "fuzz" / "corpus" / "bug_shared_pinned_second.gca"));
   CHECK_NOTHROW(gca::validate(m));
   REQUIRE_NOTHROW(allocate_all(m, 2));

@@ -45,6 +45,7 @@ struct allocator_options {
   double timeout_seconds = 2700;                                 // the watchdog ("GCA is taking too long")
   std::vector<color_options> variants = default_variants(true);  // best-of-n heuristics
   unsigned threads = 0;  // functions colored at once by core-local passes (0: one per hardware thread)
+  engine_kind engine = engine_kind::chaitin_briggs;  // --allocator lsa: engine_kind::linear_scan
 };
 
 /// What one allocator pass did: one space_report per function it colored (module-level passes: one).
@@ -191,7 +192,7 @@ class coloring_allocator {
       std::vector<std::exception_ptr> errors(n);
       auto one = [&](std::size_t k, auto& observer) {
         try {
-          space_options so{opt_.variants, deadline, {}};
+          space_options so{opt_.variants, deadline, {}, opt_.engine};
           if constexpr (PostLink) so.blockers = detail::dram_blockers(work, k);
           linearized_function lf = linearize(work.functions[k], Linearization{});
           space_report r = allocate_space(lf, m.tgt, space_filter{Type, From}, geom, spill_, observer, so);
@@ -369,7 +370,7 @@ class basic_coloring_allocator_with_loop {
     rep.pass = std::string(pass_name);
     const auto deadline = detail::deadline_after(opt_.timeout_seconds);
     module work = m;
-    const space_options so{opt_.variants, deadline, {}};
+    const space_options so{opt_.variants, deadline, {}, opt_.engine};
     for (function& f : work.functions) {
       linearized_function lf = linearize(f, flattened_loops{});
       space_report p = allocate_space(lf, m.tgt, space_filter{memory_type::psum, address_space::local},

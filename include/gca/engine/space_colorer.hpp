@@ -18,6 +18,7 @@
 #include <vector>
 
 #include <gca/engine/colorer.hpp>
+#include <gca/engine/linear_scan.hpp>
 #include <gca/engine/observer.hpp>
 #include <gca/geometry/concept.hpp>
 #include <gca/graph/interference.hpp>
@@ -195,7 +196,8 @@ bool find_partners(space_attempt& a, const linearized_function& lf, const space_
 template <GeometryPolicy Geometry, class Observer>
 space_attempt color_space(const linearized_function& lf, const space_filter& filter, const Geometry& geom,
                           std::span<const color_options> variants, Observer& obs,
-                          std::span<const placed_neighbor> blockers = {}) {
+                          std::span<const placed_neighbor> blockers = {},
+                          engine_kind engine = engine_kind::chaitin_briggs) {
   space_attempt a;
   const function& f = lf.work();
   a.live = analyze_liveness(lf);  // first defs, last uses, loads, memloc_split, live ranges, costs
@@ -249,24 +251,27 @@ space_attempt color_space(const linearized_function& lf, const space_filter& fil
     add_everywhere(no_tensor, {1, block_bytes}, std::nullopt);
   }
   for (const placed_neighbor& b : blockers) add_everywhere(no_tensor, b.size, b.at);
+  if (engine == engine_kind::linear_scan) {  // the `lsa` family: no graph, no coalescing
+    a.ranges = std::move(table);
+    obs.best_of_n(filter.memory, "linear-scan/best-fit");
+    a.result = linear_scan(a.ranges, a.extents, a.pins, geom, select_heuristic::best_fit);
+    obs.score(filter.memory, a.result->peak);
+    return a;
+  }
+  // Places decided by an earlier colorer or another core are consistent by construction: no edges among
+  // them. User pins keep theirs, so two pins that overlap while both live are still reported.
+  auto build = [&] {
+    std::vector<std::uint8_t> fixed(a.pins.size(), 0);
+    for (node_id v = 0; v < a.pins.size(); ++v)
+      fixed[v] = a.pins[v] && !(a.node_tensor[v] != no_tensor && f.tensors[a.node_tensor[v]].pinned) ? 1 : 0;
+    a.graph.emplace(build_interference(table, fixed));
+  };
+  build();
+  if (find_partners(a, lf, filter, geom, table)) build();  // again, over the coalesced nodes
   // Interval order: placing ranges by their first point colors an interval graph optimally, and it is a
   // good order for sized nodes too; best-of-n tries it beside the size and degree orders.
   a.priority.resize(a.node_web.size());
   for (node_id v = 0; v < a.node_web.size(); ++v) a.priority[v] = -static_cast<double>(table.ranges(v).front().begin);
-  // Places decided by an earlier colorer or another core are consistent by construction: no edges among
-  // them. User pins keep theirs, so two pins that overlap while both live are still reported.
-  std::vector<std::uint8_t> fixed(a.pins.size(), 0);
-  for (node_id v = 0; v < a.pins.size(); ++v)
-    fixed[v] = a.pins[v] && !(a.node_tensor[v] != no_tensor && f.tensors[a.node_tensor[v]].pinned) ? 1 : 0;
-  a.graph.emplace(build_interference(table, fixed));  // build
-  if (find_partners(a, lf, filter, geom, table)) {
-    fixed.assign(a.pins.size(), 0);
-    for (node_id v = 0; v < a.pins.size(); ++v)
-      fixed[v] = a.pins[v] && !(a.node_tensor[v] != no_tensor && f.tensors[a.node_tensor[v]].pinned) ? 1 : 0;
-    a.priority.resize(a.node_web.size());
-    for (node_id v = 0; v < a.node_web.size(); ++v) a.priority[v] = -static_cast<double>(table.ranges(v).front().begin);
-    a.graph.emplace(build_interference(table, fixed));  // build again, over the coalesced nodes
-  }
   a.ranges = std::move(table);
   const coloring_problem problem{*a.graph, a.extents, a.costs, a.pins, a.priority};
   for (const color_options& o : variants) obs.best_of_n(filter.memory, name(o));

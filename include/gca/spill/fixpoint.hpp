@@ -35,6 +35,7 @@ struct space_options {
   std::vector<color_options> variants = default_variants(true);  // the best-of-n heuristics, in order
   std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max();
   std::vector<placed_neighbor> blockers;  // fixed, live everywhere (other cores' memory); must not overlap
+  engine_kind engine = engine_kind::chaitin_briggs;  // the coloring plane, or the `lsa` family
 };
 
 struct space_report {
@@ -86,7 +87,7 @@ space_report allocate_space(linearized_function& lf, const target& tgt, const sp
     if (std::chrono::steady_clock::now() > opt.deadline) throw timeout_error();
     ++rep.iterations;
     lf.renumber_locations();
-    space_attempt a = color_space(lf, filter, geom, opt.variants, obs, opt.blockers);
+    space_attempt a = color_space(lf, filter, geom, opt.variants, obs, opt.blockers, opt.engine);
     rep.heuristic = name(a.result->options);
     rep.peak = a.result->peak;
     rep.nodes = a.result->stats.nodes;

@@ -187,7 +187,9 @@ struct spill_to_next_tier {
         if (!chosen[w]) chosen[w] = 1, out.push_back(w);
         continue;
       }
-      // Relieve an unspillable web through its cheapest spillable neighbor (cost per byte freed).
+      // Relieve an unspillable web through its cheapest spillable neighbor (cost per byte freed); the
+      // linear-scan engine builds no graph, so there the unplaced web itself is all it can offer.
+      if (!a.graph) continue;
       std::optional<web_id> best;
       double best_ratio = 0;
       for (node_id nb : a.graph->neighbors(u.node)) {

@@ -1,0 +1,127 @@
+// gca/engine/linear_scan.hpp — the `lsa` family's engine: linear-scan placement, no interference graph.
+//
+// Provides `linear_scan`, an alternative to the Chaitin–Briggs colorer (engine/colorer.hpp) with the same
+// inputs' meaning and the same result type, so the spill fixpoint and the drivers use either (the engine
+// is chosen by `engine_kind`). In the manner of Poletto and Sarkar's linear scan, nodes are visited in
+// order of the first point of their live range (ties by id) while an active list holds the placed nodes
+// whose ranges have not ended; each node is placed by the geometry's select against the active nodes its
+// range really meets (ranges may have holes). There is no graph and no simplify: O(n log n + n * (A + P))
+// for A the largest active list and P the pinned nodes, and quality that is usually close to the
+// colorer's on interval-like problems, worse where a global order matters. Pinned nodes take their place
+// first; every node keeps clear of the pins its range meets, whenever they start.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include <gca/engine/colorer.hpp>
+#include <gca/geometry/concept.hpp>
+#include <gca/graph/interference.hpp>
+
+namespace gca {
+
+/// Which engine colors a space: the seed's default (coloring plane) or the `lsa` family.
+enum class engine_kind : std::uint8_t { chaitin_briggs, linear_scan };
+
+constexpr std::string_view to_string(engine_kind e) noexcept {
+  return e == engine_kind::linear_scan ? "linear-scan" : "chaitin-briggs";
+}
+
+namespace detail {
+
+inline bool ranges_meet(std::span<const interval> a, std::span<const interval> b) {
+  for (std::size_t i = 0, j = 0; i < a.size() && j < b.size();) {
+    if (a[i].overlaps(b[j])) return true;
+    (a[i].end < b[j].end) ? ++i : ++j;
+  }
+  return false;
+}
+
+}  // namespace detail
+
+/// Linear scan over `ranges` (one canonical live range per node). `pinned` may be empty. Reports like
+/// `color`: placements, unplaced nodes (sorted by id), pin conflicts, peak; `options.heuristic` is `h`.
+template <GeometryPolicy Geometry>
+coloring_result linear_scan(const live_range_table& ranges, std::span<const extent> extents,
+                            std::span<const std::optional<placement>> pinned, const Geometry& geom,
+                            select_heuristic h = select_heuristic::best_fit) {
+  const std::size_t n = ranges.num_nodes();
+  if (extents.size() != n || (!pinned.empty() && pinned.size() != n))
+    throw input_error("linear_scan: extents and pinned need one entry per node");
+  coloring_result r;
+  r.options = {h, simplify_order::priority_first};
+  r.placements.assign(n, std::nullopt);
+  r.stats.nodes = n;
+  r.stats.runs = 1;
+  auto first = [&](node_id v) { return ranges.ranges(v).empty() ? program_point{0} : ranges.ranges(v).front().begin; };
+  auto last = [&](node_id v) { return ranges.ranges(v).empty() ? program_point{0} : ranges.ranges(v).back().end; };
+  std::vector<node_id> order(n);
+  for (node_id v = 0; v < n; ++v) order[v] = v;
+  // By first point; at the same point pinned nodes first, so they are active before anyone is placed.
+  auto is_pin = [&](node_id v) { return !pinned.empty() && pinned[v].has_value(); };
+  std::stable_sort(order.begin(), order.end(), [&](node_id a, node_id b) {
+    if (first(a) != first(b)) return first(a) < first(b);
+    return is_pin(a) && !is_pin(b);
+  });
+  // Pins are placed up front (illegal ones reported); they enter the active list when their range starts.
+  for (node_id v = 0; v < n; ++v) {
+    if (pinned.empty() || !pinned[v]) continue;
+    if (geom.legal(extents[v], *pinned[v])) {
+      r.placements[v] = pinned[v];
+      ++r.stats.pinned;
+    } else {
+      r.unplaced.push_back({v, unplaced_reason::pinned_illegal});
+    }
+  }
+  std::vector<node_id> pins;  // pinned nodes by first point
+  for (node_id v : order)
+    if (is_pin(v)) pins.push_back(v);
+  std::vector<node_id> active;
+  std::vector<placed_neighbor> nbrs;
+  for (node_id v : order) {
+    const program_point start = first(v);
+    std::erase_if(active, [&](node_id u) { return last(u) <= start; });
+    const auto rv = ranges.ranges(v);
+    if (is_pin(v)) {
+      if (!r.placements[v]) continue;  // illegal pin, reported
+      for (node_id u : active)
+        if (!pinned.empty() && pinned[u] && r.placements[u] && detail::ranges_meet(rv, ranges.ranges(u)) &&
+            geom.overlaps(extents[v], *r.placements[v], extents[u], *r.placements[u]))
+          r.pinned_conflicts.emplace_back(std::min(u, v), std::max(u, v));
+      active.push_back(v);
+      continue;
+    }
+    if (!geom.fits(extents[v])) {
+      r.unplaced.push_back({v, unplaced_reason::does_not_fit});
+      continue;
+    }
+    // Placed neighbors: the active ones that meet v, and every pin that meets v, including pins whose
+    // range starts after v's (a pin's place is known from the start, so v must keep clear of it).
+    nbrs.clear();
+    for (node_id u : active)
+      if (!is_pin(u) && r.placements[u] && detail::ranges_meet(rv, ranges.ranges(u)))
+        nbrs.push_back({extents[u], *r.placements[u]});
+    for (node_id u : pins) {
+      if (first(u) >= last(v)) break;
+      if (r.placements[u] && detail::ranges_meet(rv, ranges.ranges(u))) nbrs.push_back({extents[u], *r.placements[u]});
+    }
+    r.placements[v] = geom.select(extents[v], nbrs, h);
+    if (!r.placements[v]) {
+      r.unplaced.push_back({v, unplaced_reason::no_free_position});
+      continue;
+    }
+    active.push_back(v);
+  }
+  std::sort(r.unplaced.begin(), r.unplaced.end(),
+            [](const unplaced_node& a, const unplaced_node& b) { return a.node < b.node; });
+  std::sort(r.pinned_conflicts.begin(), r.pinned_conflicts.end());
+  for (node_id v = 0; v < n; ++v)
+    if (r.placements[v]) r.peak = std::max(r.peak, geom.end(extents[v], *r.placements[v]));
+  return r;
+}
+
+}  // namespace gca
