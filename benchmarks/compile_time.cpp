@@ -1,0 +1,20 @@
+// compile_time.cpp — the translation unit docs/PERFORMANCE.md times: <gca/gca.hpp> plus one run() of each
+// of the eight registered allocators and the with-loop driver, as a user's compiler pass would have.
+#include <gca/gca.hpp>
+
+int main(int argc, char** argv) {
+  if (argc < 2) return 1;
+  gca::module m = gca::parse_file(argv[1]);
+  gca::coloring_allocator_psum{}.run(m);
+  gca::coloring_allocator_sb{}.run(m);
+  gca::coloring_allocator_dram{}.run(m);
+  gca::coloring_allocator_dram_shared{}.run(m);
+  gca::coloring_allocator_dram_debug{}.run(m);
+  gca::bir_linker(m);
+  gca::coloring_allocator_dram_post_lnk{}.run(m);
+  gca::coloring_allocator_dram_shared_post_lnk{}.run(m);
+  gca::coloring_allocator_reg{}.run(m);
+  gca::module n = gca::parse_file(argv[1]);
+  gca::coloring_allocator_with_loop{}.run(n);
+  return gca::verify(m, {.linked = true}).ok() ? 0 : 2;
+}

@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# scale.sh [POINTS...]: generates kernels with gca-gen and times gca-alloc at -O2 and -O6 (wall time and
+# peak resident memory from /usr/bin/time), printing a Markdown table for docs/PERFORMANCE.md.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+sizes=("$@"); [ ${#sizes[@]} -gt 0 ] || sizes=(1000 10000 100000 1000000)
+tmp=$(mktemp -d)
+echo "| points | tensors | -O2 time | -O2 peak RSS | -O6 time | -O6 peak RSS |"
+echo "|---:|---:|---:|---:|---:|---:|"
+for n in "${sizes[@]}"; do
+  build/examples/gca-gen --points "$n" > "$tmp/k.gca"
+  tensors=$(grep -c '^  tensor ' "$tmp/k.gca")
+  row="| $n | $tensors"
+  for level in -O2 -O6; do
+    /usr/bin/time -f "%e %M" -o "$tmp/t" build/examples/gca-alloc "$level" --emit-ir "$tmp/out.gca" "$tmp/k.gca" 2>/dev/null
+    read -r secs kb < "$tmp/t"
+    row="$row | ${secs} s | $((kb / 1024)) MiB"
+  done
+  echo "$row |"
+done
+rm -rf "$tmp"
