@@ -634,3 +634,26 @@ function f core=0 {
   CHECK(*m.functions[0].tensors[2].at == gca::placement{0, 100});
   CHECK(*m.functions[0].tensors[3].at == gca::placement{0, 0});
 }
+
+TEST_CASE("extend_shared_lifetimes: a core that does not name a shared buffer still keeps clear of it") {
+  // %s is shared but only core0 declares it; core1's debug buffer must not land on it (cores run at once).
+  gca::module m = gca::parse(R"(module m target=trn2
+function core0 core=0 {
+  tensor %x : dram 4096 input
+  tensor %s : dram.shared 4096
+  %s = copy %x
+}
+function core1 core=1 {
+  tensor %y : dram 64 input
+  tensor %dbg : dram.debug 4096 output
+  %dbg = print %y
+}
+)");
+  allocate_all(m, 2);
+  const gca::function& f1 = m.functions[1];
+  REQUIRE(f1.find_tensor("s") != gca::no_tensor);
+  CHECK(f1.tensors[f1.find_tensor("s")].at == m.functions[0].tensors[1].at);
+  require_verified(m);
+  gca::module again = gca::parse(gca::print(m));
+  CHECK(gca::extend_shared_lifetimes(again) == 0);  // idempotent
+}

@@ -175,6 +175,35 @@ inline void sync_shared_allocations(module& m) {
       }
 }
 
+/// extend_shared_lifetimes: a shared buffer lives as long as any core runs, in every core. Every function
+/// that does not declare a placed shared buffer of the module gets a declaration of it (same shape and
+/// place, untouched), so the DRAM colorers that run later on that function (debug buffers, post-link)
+/// keep clear of it over its whole body, as they do for the buffers it declares itself. Returns the number
+/// of declarations added.
+inline std::size_t extend_shared_lifetimes(module& m) {
+  std::vector<const tensor*> shared;  // first placed declaration of each name, in module order
+  for (const function& f : m.functions)
+    for (const tensor& t : f.tensors)
+      if (t.memory == memory_type::dram && t.space == address_space::shared && t.at &&
+          std::none_of(shared.begin(), shared.end(), [&](const tensor* x) { return x->name == t.name; }))
+        shared.push_back(&t);
+  std::vector<tensor> copies;
+  for (const tensor* x : shared) {
+    tensor c = *x;
+    c.kind = tensor_kind::internal;  // this core neither reads it at entry nor owes it at exit
+    c.loc = {};
+    copies.push_back(std::move(c));
+  }
+  std::size_t added = 0;
+  for (function& f : m.functions)
+    for (const tensor& c : copies)
+      if (f.find_tensor(c.name) == no_tensor) {
+        f.tensors.push_back(c);
+        ++added;
+      }
+  return added;
+}
+
 /// bir_linker: the per-core functions become one image. Core-local DRAM (local and debug, except user
 /// pins) of function k is relocated into region k; regions are stacked above every shared buffer and
 /// every pinned byte, in function order, each aligned to the DRAM alignment. Cores run concurrently, so
@@ -243,6 +272,14 @@ inline pass_registry default_registry() {
                           sync_shared_allocations(work);
                           m = std::move(work);
                           return pass_report{"sync_shared_allocations", {}};
+                        }};
+  });
+  r.add("extend_shared_lifetimes", [](const pass_options&) {
+    return backend_pass{"extend_shared_lifetimes", [](module& m) {
+                          module work = m;
+                          extend_shared_lifetimes(work);
+                          m = std::move(work);
+                          return pass_report{"extend_shared_lifetimes", {}};
                         }};
   });
   r.add("bir_linker", [](const pass_options&) {
