@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The test command of the README and of CI: builds ./build (g++) and ./build-asan (clang with ASan and
-# UBSan), runs the doctest suite and the tool tests in both, and ends with the line
+# UBSan), runs the doctest suite and the tool tests in both, a reproducible fuzz smoke of each libFuzzer
+# harness, and ends with the line
 #   tests: N passed, N failed
 # counting doctest test cases plus meson's other tests. Exit status 0 only when nothing failed.
 set -uo pipefail
@@ -28,6 +29,18 @@ for dir in build build-asan; do
     n=$(grep -E "$k" "$dir/meson-test.out" | awk '{print $NF}'); [[ "$n" =~ ^[0-9]+$ ]] && bad=$((bad + n))
   done
   passed=$((passed + ${ok:-0} + ${xf:-0})); failed=$((failed + bad))
+done
+# Fuzz smoke (docs/RELIABILITY.md): each libFuzzer harness replays fuzz/corpus (every bug input ever
+# found), then runs 3000 inputs from a fixed seed, so the smoke is reproducible: what passes here passes
+# in CI. Long fuzzing runs are `scripts/fuzz.sh SECONDS`. Counted as one test per harness.
+echo "== fuzz smoke (replay fuzz/corpus, then 3000 inputs per harness, seed 1)"
+rm -rf build-fuzz/corpus-* build-fuzz/seeds-*
+for h in parse check alloc; do
+  if FUZZ_ARGS="-seed=1 -runs=3000" scripts/fuzz.sh 120 "$h" > "build-fuzz-$h.log" 2>&1; then
+    passed=$((passed + 1)); tail -n 2 "build-fuzz-$h.log"
+  else
+    failed=$((failed + 1)); tail -n 40 "build-fuzz-$h.log"
+  fi
 done
 echo "tests: $passed passed, $failed failed"
 [ "$failed" = 0 ]
