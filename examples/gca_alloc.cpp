@@ -171,8 +171,20 @@ int main(int argc, char** argv) {
   const auto start = std::chrono::steady_clock::now();
   try {
     const gca::pass_registry reg = gca::default_registry();
-    for (auto& r : gca::run_pipeline(m, schedule, reg, popt, ropt)) reports.push_back(std::move(r));
-    for (auto& r : gca::run_pipeline(m, post_link, reg, popt, ropt)) reports.push_back(std::move(r));
+    // Pass by pass, so that a long run reports progress on stderr: once the run has taken more than a
+    // second, every pass that ran prints one line with its time.
+    std::vector<std::string> all = schedule;
+    all.insert(all.end(), post_link.begin(), post_link.end());
+    for (std::size_t k = 0; k < all.size(); ++k) {
+      const auto pass_start = std::chrono::steady_clock::now();
+      const std::vector<std::string> one{all[k]};
+      for (auto& r : gca::run_pipeline(m, one, reg, popt, ropt)) reports.push_back(std::move(r));
+      const auto now = std::chrono::steady_clock::now();
+      if (reg.contains(all[k]) && now - start > std::chrono::seconds(1))
+        std::cerr << "gca-alloc: [" << k + 1 << "/" << all.size() << "] " << all[k] << " "
+                  << static_cast<long>(std::chrono::duration<double, std::milli>(now - pass_start).count())
+                  << " ms\n";
+    }
   } catch (const gca::timeout_error& e) {
     std::cerr << e.what() << '\n';
     return 2;
