@@ -266,30 +266,20 @@ inline pass_registry default_registry() {
   r.add("coloring_allocator_with_loop", [](const pass_options& o) {
     return detail::wrap_allocator<coloring_allocator_with_loop>("coloring_allocator_with_loop", o);
   });
-  r.add("sync_shared_allocations", [](const pass_options&) {
-    return backend_pass{"sync_shared_allocations", [](module& m) {
-                          module work = m;
-                          sync_shared_allocations(work);
-                          m = std::move(work);
-                          return pass_report{"sync_shared_allocations", {}};
-                        }};
-  });
-  r.add("extend_shared_lifetimes", [](const pass_options&) {
-    return backend_pass{"extend_shared_lifetimes", [](module& m) {
-                          module work = m;
-                          extend_shared_lifetimes(work);
-                          m = std::move(work);
-                          return pass_report{"extend_shared_lifetimes", {}};
-                        }};
-  });
-  r.add("bir_linker", [](const pass_options&) {
-    return backend_pass{"bir_linker", [](module& m) {
-                          module work = m;
-                          bir_linker(work);
-                          m = std::move(work);
-                          return pass_report{"bir_linker", {}};
-                        }};
-  });
+  // Module transforms run on a copy that replaces the module only when the transform succeeded.
+  auto transform = [&r](std::string name, auto fn) {
+    r.add(name, [name, fn](const pass_options&) {
+      return backend_pass{name, [name, fn](module& m) {
+                            module work = m;
+                            fn(work);
+                            m = std::move(work);
+                            return pass_report{name, {}};
+                          }};
+    });
+  };
+  transform("sync_shared_allocations", [](module& m) { sync_shared_allocations(m); });
+  transform("extend_shared_lifetimes", [](module& m) { extend_shared_lifetimes(m); });
+  transform("bir_linker", [](module& m) { bir_linker(m); });
   r.add("report_stats", [](const pass_options& o) {
     std::ostream* log = o.log;
     return backend_pass{"report_stats", [log](module& m) {
