@@ -657,3 +657,36 @@ function core1 core=1 {
   gca::module again = gca::parse(gca::print(m));
   CHECK(gca::extend_shared_lifetimes(again) == 0);  // idempotent
 }
+
+TEST_CASE("spill code: a loop-invariant read is reloaded once before the loop, not in every iteration") {
+  // %a is over-subscribed where %b and %c are alive (before the loop); inside the loop it is only read and
+  // nothing is over-full, so one reload before the loop serves all four iterations.
+  gca::module m = gca::parse(R"(module m target=trn2
+function f core=0 {
+  tensor %x : dram 64 input
+  tensor %y : dram 64 output
+  tensor %a : sb 128x80000
+  tensor %b : sb 128x80000
+  tensor %c : sb 128x80000
+  tensor %d : sb 128x4
+  tensor %e : sb 128x4
+  %a = exp %x
+  %b = exp %x
+  %c = inc %b
+  %d = inc %c
+  loop l 4 {
+    %e = add %a, %d
+  }
+  %y = store %e
+}
+)");
+  const auto r = color_one(m, gca::memory_type::sb, true);
+  REQUIRE(r.ok);
+  CHECK(r.spills.spilled == std::vector<std::string>{"a"});
+  CHECK(r.spills.reloads == 1);
+  CHECK(r.spills.cycles == 2 * (128 * 80000 / 64));  // one spill, one reload: no trip-count factor
+  const std::string text = gca::print(m);
+  CHECK(text.find("  %a.r2 = reload %a.slot1\n  loop l 4 {\n    %e = add %a.r2, %d\n") != std::string::npos);
+  REQUIRE(color_one(m, gca::memory_type::dram).ok);
+  require_verified(m, false);
+}

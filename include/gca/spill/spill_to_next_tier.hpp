@@ -55,10 +55,31 @@ struct spill_to_next_tier {
     const std::optional<memory_type> next = next_tier(filter.memory);
     if (!next) return 0;
     st.no_spill.resize(lf.work().tensors.size(), 0);
-    const std::vector<web_id> victims = choose_victims(lf, a, filter, tgt, st);
-    for (web_id w : victims) insert_spill_code(lf, a, w, *next, tgt, st);
+    std::vector<std::uint8_t> over;  // points over-full at the start of this round (empty: none)
+    const std::vector<web_id> victims = choose_victims(lf, a, filter, tgt, st, over);
+    const std::vector<interval> spans = loop_spans(lf);  // before any insertion: points of this attempt
+    for (web_id w : victims) insert_spill_code(lf, a, w, *next, tgt, st, over, spans);
     lf.renumber_locations();
     return victims.size();
+  }
+
+  /// The points of each flattened loop of the chain: [its own point, one past its last body point),
+  /// indexed by loop instruction (empty for other instructions and opaque loops).
+  static std::vector<interval> loop_spans(const linearized_function& lf) {
+    std::vector<interval> spans(lf.work().insts.size());
+    std::vector<inst_id> open;
+    for (const chain_node& n : lf.chain()) {
+      while (open.size() > n.depth) {
+        spans[open.back()].end = n.point;
+        open.pop_back();
+      }
+      if (lf.work().insts[n.inst].is_loop() && !n.opaque_loop) {
+        spans[n.inst].begin = n.point;
+        open.push_back(n.inst);
+      }
+    }
+    for (; !open.empty(); open.pop_back()) spans[open.back()].end = static_cast<program_point>(lf.points() + 1);
+    return spans;
   }
 
   /// May this web be spilled at all?
@@ -81,7 +102,8 @@ struct spill_to_next_tier {
   /// pressure, and repeat until no point is over-full. (2) If no point was over-full, select failed on
   /// fragmentation: spill each unplaced web that may be spilled, or else its cheapest spillable neighbor.
   static std::vector<web_id> choose_victims(const linearized_function& lf, const space_attempt& a,
-                                            const space_filter& filter, const target& tgt, spill_state& st) {
+                                            const space_filter& filter, const target& tgt, spill_state& st,
+                                            std::vector<std::uint8_t>& over_full) {
     const function& f = lf.work();
     const liveness& live = a.live;
     const std::size_t n_points = live.points + 2;
@@ -128,6 +150,10 @@ struct spill_to_next_tier {
         over_prefix[p + 1] = over_prefix[p] + (over ? 1.0 : 0.0);
       }
       if (!any) break;
+      if (first_round) {
+        over_full.assign(n_points, 0);
+        for (std::size_t p = 0; p < n_points; ++p) over_full[p] = over_prefix[p + 1] > over_prefix[p] ? 1 : 0;
+      }
       std::optional<web_id> best;
       double best_score = 0;
       for (web_id w : candidates) {
@@ -229,7 +255,8 @@ struct spill_to_next_tier {
   }
 
   static void insert_spill_code(linearized_function& lf, const space_attempt& a, web_id w, memory_type next,
-                                const target& tgt, spill_state& st) {
+                                const target& tgt, spill_state& st, const std::vector<std::uint8_t>& over,
+                                const std::vector<interval>& spans) {
     function& f = lf.work();
     const web& x = a.live.webs[w];
     const tensor original = f.tensors[x.tensor];
@@ -276,8 +303,11 @@ struct spill_to_next_tier {
       }
       if (hit) touching.push_back(&n);
     }
-    for (chain_node* n : touching) {
-      const instruction i = f.insts[n->inst];
+    // What each touching node does with the web.
+    std::vector<std::uint8_t> node_reads(touching.size(), 0), node_writes(touching.size(), 0);
+    for (std::size_t j = 0; j < touching.size(); ++j) {
+      const chain_node* n = touching[j];
+      const instruction& i = f.insts[n->inst];
       const inst_id last = n->opaque_loop ? i.end : n->inst + 1;
       bool reads = false, writes = false;
       for (inst_id k = n->inst; k < last; ++k) {
@@ -293,26 +323,82 @@ struct spill_to_next_tier {
       // In an opaque loop the body may read what it wrote in the previous iteration: the liveness
       // said so by tying the write to a read at this point; a body that writes first reads nothing in.
       if (n->opaque_loop && reads && writes) reads = body_reads_first(f, n->inst, a.live.slot_web, w);
-      tensor tmp = original;
-      tmp.name = fresh_name(f, names, original.name + ".r");
-      tmp.kind = tensor_kind::internal;
-      tmp.at.reset();
-      const tensor_id r = add_tensor(f, std::move(tmp), st, true, x.tensor);
-      if (reads && writes) lf.set_tied(r);
+      node_reads[j] = reads ? 1 : 0;
+      node_writes[j] = writes ? 1 : 0;
+    }
+    // Loop-invariant reloads: a read inside a (flattened) loop that contains no write of the web sees the
+    // same slot contents in every iteration, so one reload before the loop serves all of them, unless the
+    // loop holds a point this round found over-full: keeping the temporary live across the loop would undo
+    // the relief there. The outermost such loop is used; its reads share one temporary.
+    auto inside = [&](inst_id l, const chain_node* m) {
+      for (inst_id c = m->loop; c != no_inst; c = parent[c])
+        if (c == l) return true;
+      return false;
+    };
+    auto over_in = [&](inst_id l) {
+      for (program_point p = spans[l].begin; p < spans[l].end && p < over.size(); ++p)
+        if (over[p]) return true;
+      return false;
+    };
+    std::vector<inst_id> hoist(touching.size(), no_inst);
+    if (lf.flattened() && !over.empty())
+      for (std::size_t j = 0; j < touching.size(); ++j) {
+        if (!node_reads[j] || node_writes[j]) continue;
+        for (inst_id l = touching[j]->loop; l != no_inst; l = parent[l]) {
+          bool written = false;
+          for (std::size_t q = 0; q < touching.size() && !written; ++q)
+            written = node_writes[q] && inside(l, touching[q]);
+          if (written || over_in(l)) break;
+          hoist[j] = l;
+        }
+      }
+    std::vector<std::pair<inst_id, tensor_id>> hoisted;  // loop -> its shared temporary (few entries)
+
+    for (std::size_t j = 0; j < touching.size(); ++j) {
+      chain_node* n = touching[j];
+      const instruction i = f.insts[n->inst];
+      const inst_id last = n->opaque_loop ? i.end : n->inst + 1;
+      const bool reads = node_reads[j] != 0, writes = node_writes[j] != 0;
+      tensor_id r = no_tensor;
+      bool new_reload = reads;
+      if (hoist[j] != no_inst) {
+        for (const auto& [l, t] : hoisted)
+          if (l == hoist[j]) r = t, new_reload = false;
+      }
+      if (r == no_tensor) {
+        tensor tmp = original;
+        tmp.name = fresh_name(f, names, original.name + ".r");
+        tmp.kind = tensor_kind::internal;
+        tmp.at.reset();
+        r = add_tensor(f, std::move(tmp), st, true, x.tensor);
+        if (reads && writes) lf.set_tied(r);
+        if (hoist[j] != no_inst) hoisted.emplace_back(hoist[j], r);
+      }
       for (inst_id k = n->inst; k < last; ++k) {
         const instruction& b = f.insts[k];
         if (b.is_loop()) continue;
         for (std::uint32_t s = b.first_operand; s < b.first_operand + b.n_outputs + b.n_inputs; ++s)
           if (s < a.live.slot_web.size() && a.live.slot_web[s] == w) f.operands[s] = r;
       }
-      const double wgt = weight_of_loop(n->loop);
-      if (reads) {
+      if (new_reload) {
         const tensor_id src = reload_from_source ? x.load_source : slot;
         const tensor_id outs[] = {r};
         const tensor_id ins[] = {src};
         const inst_id k = f.add_instruction(reload_from_source ? op::load : op::reload, outs, ins, false, i.loc);
-        lf.insert_before(*n, k);
-        st.cycles += move_cycles(original.shape, wgt, tgt);
+        if (hoist[j] != no_inst) {
+          // Before the loop's own node: the loop instruction's chain node, found by walking up from n.
+          chain_node* at = nullptr;
+          for (chain_node& c : lf.chain())
+            if (c.inst == hoist[j]) {
+              at = &c;
+              break;
+            }
+          lf.insert_before(*at, k);
+          st.cycles += move_cycles(original.shape, weight_of_loop(parent[hoist[j]]), tgt);
+        } else {
+          lf.insert_before(*n, k);
+          st.cycles += move_cycles(original.shape, weight_of_loop(n->loop), tgt);
+        }
         ++st.reloads;
       }
       if (writes && !reload_from_source) {
@@ -320,7 +406,7 @@ struct spill_to_next_tier {
         const tensor_id ins[] = {r};
         const inst_id k = f.add_instruction(op::spill, outs, ins, false, i.loc);
         lf.insert_after(*n, k);
-        st.cycles += move_cycles(original.shape, wgt, tgt);
+        st.cycles += move_cycles(original.shape, weight_of_loop(n->loop), tgt);
         ++st.stores;
       }
     }
