@@ -10,10 +10,7 @@
 // (what run_pipeline does, with skip_unregistered) so that failure safety is checked pass by pass. Each
 // pass gets a 2-second watchdog (allocator_options::timeout_seconds).
 //
-// GCA_FUZZ_IGNORE_KNOWN=1 in the environment skips the signatures of the known, reported bugs (see
-// docs/RELIABILITY.md) so that a long run can look for new ones: modules that declare one dram.shared name
-// pinned in one function and unpinned in another, and verifier failures that are only `unplaced` for
-// tensors no instruction references. GCA_FUZZ_STRICT=1 makes an input_error from a pass a bug.
+// GCA_FUZZ_STRICT=1 in the environment makes an input_error from a pass a bug.
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -59,38 +56,6 @@ bool run_checked(gca::module& m, const std::vector<std::string>& schedule, const
   return true;
 }
 
-bool ignore_known() {
-  static const bool on = std::getenv("GCA_FUZZ_IGNORE_KNOWN") != nullptr;
-  return on;
-}
-
-/// Known bug: a dram.shared name pinned in one function and unpinned in another.
-bool mixed_shared_pins(const gca::module& m) {
-  for (const gca::function& f : m.functions)
-    for (const gca::tensor& t : f.tensors) {
-      if (t.memory != gca::memory_type::dram || t.space != gca::address_space::shared) continue;
-      for (const gca::function& g : m.functions) {
-        const gca::tensor_id u = g.find_tensor(t.name);
-        if (u != gca::no_tensor && g.tensors[u].at.has_value() != t.at.has_value()) return true;
-      }
-    }
-  return false;
-}
-
-/// Known bug: the only failures are `unplaced` tensors that no instruction references.
-bool only_untouched_unplaced(const gca::module& m, const gca::verify_report& v) {
-  for (const gca::verify_failure& x : v.failures) {
-    if (x.kind != gca::verify_failure_kind::unplaced) return false;
-    for (const gca::function& f : m.functions) {
-      if (f.name != x.function) continue;
-      const gca::tensor_id t = f.find_tensor(x.tensor);
-      for (gca::tensor_id o : f.operands)
-        if (o == t) return false;
-    }
-  }
-  return true;
-}
-
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -108,7 +73,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   for (const gca::function& f : parsed.functions)
     if (!gca::static_check(f).ok()) return 0;
-  if (ignore_known() && mixed_shared_pins(parsed)) return 0;
 
   static const gca::pass_registry reg = gca::default_registry();
   gca::pass_options popt;
@@ -131,7 +95,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       bug("unexpected exception", e.what());
     }
     const gca::verify_report v = gca::verify(m, {.linked = true});
-    if (!v.ok() && !(ignore_known() && only_untouched_unplaced(m, v))) bug("verifier failure", "-O" + std::to_string(level) + "\n" + v.message() + gca::print(m));
+    if (!v.ok()) bug("verifier failure", "-O" + std::to_string(level) + "\n" + v.message() + gca::print(m));
     const std::string printed = gca::print(m);
     gca::module back;
     try {
