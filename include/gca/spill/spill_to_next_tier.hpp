@@ -288,9 +288,13 @@ struct spill_to_next_tier {
     // Walk the chain; collect the nodes that touch the web first (editing while walking would visit the
     // inserted nodes).
     std::vector<chain_node*> touching;
+    std::vector<std::pair<inst_id, chain_node*>> loop_nodes;  // flattened loops' nodes, for hoisted reloads
     for (chain_node& n : lf.chain()) {
       const instruction& i = f.insts[n.inst];
-      if (i.is_loop() && !n.opaque_loop) continue;
+      if (i.is_loop() && !n.opaque_loop) {
+        loop_nodes.emplace_back(n.inst, &n);
+        continue;
+      }
       const inst_id last = n.opaque_loop ? i.end : n.inst + 1;
       bool hit = false;
       for (inst_id k = n.inst; k < last && !hit; ++k) {
@@ -386,14 +390,10 @@ struct spill_to_next_tier {
         const tensor_id ins[] = {src};
         const inst_id k = f.add_instruction(reload_from_source ? op::load : op::reload, outs, ins, false, i.loc);
         if (hoist[j] != no_inst) {
-          // Before the loop's own node: the loop instruction's chain node, found by walking up from n.
-          chain_node* at = nullptr;
-          for (chain_node& c : lf.chain())
-            if (c.inst == hoist[j]) {
-              at = &c;
-              break;
-            }
-          lf.insert_before(*at, k);
+          // Before the loop's own node (loop_nodes is in chain order, so ids are sorted).
+          const auto at = std::lower_bound(loop_nodes.begin(), loop_nodes.end(), hoist[j],
+                                           [](const auto& e, inst_id l) { return e.first < l; });
+          lf.insert_before(*at->second, k);
           st.cycles += move_cycles(original.shape, weight_of_loop(parent[hoist[j]]), tgt);
         } else {
           lf.insert_before(*n, k);
