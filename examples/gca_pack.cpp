@@ -1,6 +1,6 @@
 // gca-pack — packs a DSA problem (buffers with lifetimes and sizes) into one linear address space.
 //
-//   gca-pack [--capacity BYTES] [--alignment A] [--search] [--search-ms MS] [-o OUT.csv] IN.csv
+//   gca-pack [--capacity BYTES] [--alignment A] [--search] [--search-ms MS] [--threads T] [-o OUT.csv] IN.csv
 //
 // Reads `id,lower,upper,size[,alignment]` (half-open lifetimes), builds the interference graph by an
 // endpoint sweep, colors it with the linear DRAM geometry (best-of-n over the select heuristics and
@@ -11,8 +11,11 @@
 // (without --capacity it aims at max-live, the lower bound). `nodes` counts the search's placements
 // (0 when it did not run).
 // Exit status: 0 fits (or no capacity), 3 does not fit (nothing written), 1 bad input or usage.
+// --threads T runs the best-of-n variants on T threads (0, the default: one per hardware thread); the
+// result does not depend on T.
 // Per-buffer alignments are honored by aligning every buffer to the least common multiple of them and
 // --alignment (exact for the usual powers of two, conservative otherwise).
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
@@ -23,6 +26,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <vector>
 
 #include <gca/engine/colorer.hpp>
@@ -36,7 +40,7 @@ namespace {
 
 int usage(const char* why) {
   std::cerr << "gca-pack: " << why << "\n"
-            << "usage: gca-pack [--capacity BYTES] [--alignment A] [--search] [--search-ms MS] [-o OUT.csv] IN.csv\n";
+            << "usage: gca-pack [--capacity BYTES] [--alignment A] [--search] [--search-ms MS] [--threads T] [-o OUT.csv] IN.csv\n";
   return 1;
 }
 
@@ -58,6 +62,7 @@ int main(int argc, char** argv) {
   std::uint64_t alignment = 1;
   bool search = false;
   std::uint64_t search_ms = 2000;
+  std::uint64_t threads = 0;
   std::string out_path, in_path;
   for (int i = 1; i < argc; ++i) {
     const std::string_view a = argv[i];
@@ -72,6 +77,11 @@ int main(int argc, char** argv) {
       const auto n = v ? number(*v) : std::nullopt;
       if (!n) return usage("--search-ms needs a non-negative integer");
       search_ms = *n;
+    } else if (a == "--threads") {
+      const auto v = value();
+      const auto n = v ? number(*v) : std::nullopt;
+      if (!n || *n > 1024) return usage("--threads needs an integer from 0 to 1024");
+      threads = *n;
     } else if (a == "--capacity" || a == "--alignment") {
       const auto v = value();
       const auto n = v ? number(*v) : std::nullopt;
@@ -134,7 +144,8 @@ int main(int argc, char** argv) {
   }
   const gca::linear_dram geom(capacity.value_or(gca::unbounded), alignment);
   const gca::coloring_problem problem{.graph = g, .extents = extents, .priority = priority};
-  const gca::coloring_result r = gca::color_best_of(problem, geom);
+  if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
+  const gca::coloring_result r = gca::color_best_of(problem, geom, static_cast<unsigned>(threads));
   bool fits = r.complete();
   std::uint64_t peak = r.peak;
   std::vector<std::uint64_t> offsets;

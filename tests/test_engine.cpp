@@ -5,11 +5,13 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <random>
 #include <set>
 #include <sstream>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -367,6 +369,53 @@ void check_coloring(const random_problem& p, const G& g, const coloring_result& 
   CHECK(r.stats.trivial_failures == 0);
 }
 
+/// simplify by its definition, O(n^2 d): at every step recompute which remaining nodes pass the
+/// trivially-colorable test, take the smallest ready key, else the smallest cost / remaining degree.
+template <class G>
+simplify_result reference_simplify(const interference_graph& ig, const std::vector<extent>& ext,
+                                   const std::vector<double>& costs, const G& g, simplify_order order) {
+  const std::size_t n = ig.num_nodes();
+  std::vector<bool> removed(n, false);
+  simplify_result out;
+  auto remaining_degree = [&](node_id v) {
+    std::uint32_t d = 0;
+    for (node_id u : ig.neighbors(v)) d += removed[u] ? 0 : 1;
+    return d;
+  };
+  auto trivial = [&](node_id v) {
+    const std::uint64_t cand = g.candidates(ext[v]);
+    if (cand == unbounded) return true;
+    std::uint64_t pressure = 0;  // the tests' capacities are small: no overflow
+    for (node_id u : ig.neighbors(v))
+      if (!removed[u]) pressure += std::min<std::uint64_t>(g.max_blocked(ext[v], ext[u]), 0xFFFFFFFFu);
+    return pressure < cand;
+  };
+  auto footprint = [&](node_id v) { return static_cast<double>(ext[v].partitions) * static_cast<double>(ext[v].bytes); };
+  using key = std::tuple<double, double, node_id>;
+  for (std::size_t step = 0; step < n; ++step) {
+    std::optional<key> ready, spill;
+    for (node_id v = 0; v < n; ++v) {
+      if (removed[v]) continue;
+      if (trivial(v)) {
+        key k{footprint(v), static_cast<double>(ig.degree(v)), v};
+        if (order == simplify_order::priority_first) k = {footprint(v), footprint(v), v};  // no priorities
+        if (order == simplify_order::smallest_last) k = {static_cast<double>(remaining_degree(v)), footprint(v), v};
+        if (order == simplify_order::largest_degree) k = {static_cast<double>(ig.degree(v)), footprint(v), v};
+        if (!ready || k < *ready) ready = k;
+      } else {
+        const std::uint32_t d = remaining_degree(v);
+        const key k{d == 0 ? std::numeric_limits<double>::infinity() : costs[v] / d, 0.0, v};
+        if (!spill || k < *spill) spill = k;
+      }
+    }
+    const node_id v = std::get<2>(ready ? *ready : *spill);
+    removed[v] = true;
+    out.stack.push_back(v);
+    out.optimistic.push_back(!ready);
+  }
+  return out;
+}
+
 template <class G>
 void run_random_colorings(const G& g, auto random_extent, std::uint64_t seed) {
   std::mt19937_64 rng(seed);
@@ -380,11 +429,24 @@ void run_random_colorings(const G& g, auto random_extent, std::uint64_t seed) {
     const coloring_result best = color_best_of(problem, g);
     check_coloring(p, g, best);
     CHECK(best.stats.runs == default_variants().size());
-    // Determinism: the same input gives the same output.
+    // Determinism: the same input gives the same output, on any number of threads.
     const coloring_result again = color_best_of(problem, g);
     CHECK(again.placements == best.placements);
     CHECK(again.unplaced == best.unplaced);
     CHECK(again.options == best.options);
+    const coloring_result threaded = color_best_of(problem, g, 3);
+    CHECK(threaded.placements == best.placements);
+    CHECK(threaded.options == best.options);
+    // simplify (indexed heaps, lazy spill keys, precomputed weights, the static-key shortcut) removes
+    // exactly the nodes the definition says, in the same order, with the same optimistic flags.
+    const std::vector<node_role> roles(p.life.size(), node_role::normal);
+    for (simplify_order o : {simplify_order::largest_first, simplify_order::priority_first,
+                             simplify_order::smallest_last, simplify_order::largest_degree}) {
+      const simplify_result got = simplify(ig, p.extents, roles, costs, {}, g, o);
+      const simplify_result want = reference_simplify(ig, p.extents, costs, g, o);
+      CHECK(got.stack == want.stack);
+      CHECK(got.optimistic == want.optimistic);
+    }
   }
 }
 

@@ -17,9 +17,11 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <exception>
 #include <optional>
 #include <span>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -96,11 +98,12 @@ inline void check_problem(const coloring_problem& p) {
 
 }  // namespace detail
 
-/// One run of the colorer with one variant. Throws input_error on inconsistent input sizes or bad costs;
-/// an allocation that cannot succeed is not an error: see `unplaced` and `pinned_conflicts`.
+namespace detail {
+
+/// One run with the geometry's simplify weights already computed (shared by best-of-n's variants).
 template <GeometryPolicy Geometry>
-coloring_result color(const coloring_problem& p, const Geometry& geom, const color_options& opt = {}) {
-  detail::check_problem(p);
+coloring_result color_with(const coloring_problem& p, const Geometry& geom, const color_options& opt,
+                           const simplify_weights& weights) {
   const interference_graph& g = p.graph;
   const std::size_t n = g.num_nodes();
   coloring_result r;
@@ -141,7 +144,7 @@ coloring_result color(const coloring_problem& p, const Geometry& geom, const col
   }
   // 3. + 4.
   const simplify_result s = simplify(g, p.extents, std::span<const node_role>(roles), p.spill_costs,
-                                     p.priority, geom, opt.order);
+                                     p.priority, weights, opt.order);
   r.stats.optimistic = s.optimistic_count;
   select_result sel = select(g, p.extents, s, geom, opt.heuristic, r.placements);
   r.stats.trivial_failures = sel.trivial_failures;
@@ -152,6 +155,16 @@ coloring_result color(const coloring_problem& p, const Geometry& geom, const col
   for (node_id v = 0; v < n; ++v)
     if (r.placements[v]) r.peak = std::max(r.peak, geom.end(p.extents[v], *r.placements[v]));
   return r;
+}
+
+}  // namespace detail
+
+/// One run of the colorer with one variant. Throws input_error on inconsistent input sizes or bad costs;
+/// an allocation that cannot succeed is not an error: see `unplaced` and `pinned_conflicts`.
+template <GeometryPolicy Geometry>
+coloring_result color(const coloring_problem& p, const Geometry& geom, const color_options& opt = {}) {
+  detail::check_problem(p);
+  return detail::color_with(p, geom, opt, make_simplify_weights(p.graph, p.extents, geom));
 }
 
 /// The variants best-of-n tries by default: both heuristics with each simplify order (the caller's
@@ -191,27 +204,52 @@ inline bool better_result(const coloring_problem& p, const coloring_result& a, c
 
 }  // namespace detail
 
-/// The best-of-n loop: runs `color` once per variant (in order) and keeps the best score (see
+/// The best-of-n loop: runs `color` once per variant and keeps the best score (see
 /// detail::better_result; ties keep the earlier variant). `result.options` names the winner and
-/// `result.stats.runs` the number of runs. Throws input_error if `variants` is empty.
+/// `result.stats.runs` the number of runs. The geometry's simplify weights are computed once for all
+/// variants. With `threads` > 1 the variants run on that many threads at once (each writes only its own
+/// result, and the winner is chosen in variant order afterwards, so the answer does not depend on the
+/// thread count or timing). Throws input_error if `variants` is empty.
 template <GeometryPolicy Geometry>
 coloring_result color_best_of(const coloring_problem& p, const Geometry& geom,
-                              std::span<const color_options> variants) {
+                              std::span<const color_options> variants, unsigned threads = 1) {
   if (variants.empty()) throw input_error("color_best_of: no variant to run");
-  std::optional<coloring_result> best;
-  for (const color_options& o : variants) {
-    coloring_result r = color(p, geom, o);
-    if (!best || detail::better_result(p, r, *best)) best = std::move(r);
+  detail::check_problem(p);
+  const simplify_weights weights = make_simplify_weights(p.graph, p.extents, geom);
+  std::vector<std::optional<coloring_result>> results(variants.size());
+  std::vector<std::exception_ptr> errors(variants.size());
+  auto run = [&](std::size_t first, std::size_t step) {
+    for (std::size_t i = first; i < variants.size(); i += step) {
+      try {
+        results[i] = detail::color_with(p, geom, variants[i], weights);
+      } catch (...) {
+        errors[i] = std::current_exception();
+      }
+    }
+  };
+  const std::size_t workers = std::min<std::size_t>(std::max(threads, 1u), variants.size());
+  if (workers > 1) {
+    std::vector<std::thread> pool;
+    for (std::size_t t = 1; t < workers; ++t) pool.emplace_back(run, t, workers);
+    run(0, workers);
+    for (std::thread& t : pool) t.join();
+  } else {
+    run(0, 1);
   }
-  best->stats.runs = variants.size();
-  return std::move(*best);
+  std::size_t best = variants.size();
+  for (std::size_t i = 0; i < variants.size(); ++i) {
+    if (errors[i]) std::rethrow_exception(errors[i]);
+    if (best == variants.size() || detail::better_result(p, *results[i], *results[best])) best = i;
+  }
+  results[best]->stats.runs = variants.size();
+  return std::move(*results[best]);
 }
 
 /// best-of-n over default_variants().
 template <GeometryPolicy Geometry>
-coloring_result color_best_of(const coloring_problem& p, const Geometry& geom) {
+coloring_result color_best_of(const coloring_problem& p, const Geometry& geom, unsigned threads = 1) {
   const std::vector<color_options> v = default_variants(!p.priority.empty());
-  return color_best_of(p, geom, std::span<const color_options>(v));
+  return color_best_of(p, geom, std::span<const color_options>(v), threads);
 }
 
 }  // namespace gca

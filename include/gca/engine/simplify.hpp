@@ -1,26 +1,37 @@
 // gca/engine/simplify.hpp — the simplify phase of the Chaitin–Briggs colorer, for any GeometryPolicy.
 //
-// Provides `simplify_order` (which trivially colorable node to remove next) and `simplify`, which returns
-// the removal stack. Briggs' optimistic variant (Briggs, Cooper & Torczon, TOPLAS 1994): remove nodes
-// that pass the geometry's sound trivially-colorable test; when none does, remove the node with the
-// smallest spill_cost / degree anyway ("optimistically") and let select discover whether it fits.
-// The graph is never mutated: remaining degrees and "pressures" live in separate arrays, and two lazy
-// min-heaps (entries carry a per-node version, stale ones are skipped) serve as worklists, so the whole
-// phase is O((n + E) log n) plus E calls of max_blocked.
+// Provides `simplify_order` (which trivially colorable node to remove next), `simplify_weights` (what the
+// geometry contributes: candidates per node and what each neighbor blocks, computed once by
+// `make_simplify_weights`) and `simplify`, which returns the removal stack. Briggs' optimistic variant
+// (Briggs, Cooper & Torczon, TOPLAS 1994): remove nodes that pass the geometry's sound
+// trivially-colorable test; when none does, remove the node with the smallest spill_cost / degree anyway
+// ("optimistically") and let select discover whether it fits.
+//
+// Why the split: the removal loop is the same for every geometry, so it is compiled once (a plain
+// inline function); only `make_simplify_weights` is a template. best-of-n computes the weights once for
+// all its variants instead of calling max_blocked on every edge per run.
+// The graph is never mutated: remaining degrees and pressures live in separate arrays. The worklists are
+// two indexed binary heaps (one slot per node, so never more than n entries):
+//   ready: trivially colorable nodes. Only smallest-last's key moves (down, as the degree falls): a
+//          decrease-key per removed edge; the other orders' keys are fixed per node.
+//   spill: the others, by cost / degree. That key only grows as neighbors leave, so it is updated
+//          lazily: the top is re-keyed when popped and kept only if its stored key was current. Every
+//          stored key is <= its node's current key, so a top whose key is current is the true minimum.
+// A node moves from spill to ready once (pressure only falls). Cost O((n + E) log n) in the worst case,
+// O(n log n + E) for the orders with fixed ready keys.
 //
 // The trivially-colorable test (see gca/geometry/concept.hpp for why it is sound): node v passes when
 //   pressure(v) = sum over not-yet-removed neighbors and pinned neighbors u of max_blocked(e_v, e_u)
 // is below candidates(e_v). Neighbors removed before v are placed after v, so they do not count.
-// Models no concept itself; it is generic over any GeometryPolicy.
+// Models no concept itself; `make_simplify_weights` is generic over any GeometryPolicy.
 #pragma once
 
+#include <algorithm>
+#include <cstddef>
 #include <cstdint>
-#include <functional>
 #include <limits>
-#include <queue>
 #include <span>
 #include <string_view>
-#include <tuple>
 #include <vector>
 
 #include <gca/error.hpp>
@@ -83,93 +94,212 @@ struct wide_sum {
 
 }  // namespace detail
 
-/// Simplify over the nodes whose role is `normal`. `costs` and `priority` may be empty (all 1; footprint).
-/// Throws input_error when a span has the wrong length.
-/// Deterministic: every choice is ordered by a key and then by node id.
+/// What simplify needs from the geometry, computed once per (graph, extents, geometry).
+struct simplify_weights {
+  std::vector<std::uint64_t> candidates;  // per node: geom.candidates(e_v) (unbounded: always trivially colorable)
+  /// Per directed arc v -> u, at v's position in the CSR adjacency order (`g.neighbors(v)[i]` is arc
+  /// `arc_base(v) + i`): how many of u's candidate positions v can block, max_blocked(e_u, e_v),
+  /// saturated at 2^32 - 1. Saturation only over-states pressure, which keeps the test sound. Empty when
+  /// every candidate count is unbounded (nothing is ever counted).
+  std::vector<std::uint32_t> blocks;
+  /// First arc of v's adjacency (size num_nodes() + 1), when `blocks` is not empty.
+  std::vector<std::size_t> arc_base;
+};
+
+/// Asks the geometry for candidates(e_v) per node and max_blocked(e_u, e_v) per arc.
+/// Throws input_error when `extents` has the wrong length.
 template <GeometryPolicy Geometry>
-simplify_result simplify(const interference_graph& g, std::span<const extent> extents,
-                         std::span<const node_role> roles, std::span<const double> costs,
-                         std::span<const double> priority, const Geometry& geom, simplify_order order) {
+simplify_weights make_simplify_weights(const interference_graph& g, std::span<const extent> extents,
+                                       const Geometry& geom) {
+  const std::size_t n = g.num_nodes();
+  if (extents.size() != n) throw input_error("simplify: extents need one entry per graph node");
+  simplify_weights w;
+  w.candidates.resize(n);
+  bool bounded = false;
+  for (node_id v = 0; v < n; ++v) {
+    w.candidates[v] = geom.candidates(extents[v]);
+    bounded = bounded || w.candidates[v] != unbounded;
+  }
+  if (!bounded) return w;
+  w.arc_base.resize(n + 1, 0);
+  for (node_id v = 0; v < n; ++v) w.arc_base[v + 1] = w.arc_base[v] + g.degree(v);
+  w.blocks.resize(w.arc_base[n]);
+  constexpr std::uint64_t cap = std::numeric_limits<std::uint32_t>::max();
+  for (node_id v = 0; v < n; ++v) {
+    const auto nb = g.neighbors(v);
+    for (std::size_t i = 0; i < nb.size(); ++i) {
+      const node_id u = nb[i];
+      const std::uint64_t b = w.candidates[u] == unbounded ? 0 : geom.max_blocked(extents[u], extents[v]);
+      w.blocks[w.arc_base[v] + i] = static_cast<std::uint32_t>(std::min(b, cap));
+    }
+  }
+  return w;
+}
+
+namespace detail {
+
+/// A binary min-heap over node ids with one key per node, ordered by (key, id), and the position of
+/// every member, so a member's key can be changed or the member erased in O(log n).
+class node_heap {
+ public:
+  struct key {
+    double primary = 0, secondary = 0;
+  };
+
+  explicit node_heap(std::size_t n) : pos_(n, absent), key_(n) {}
+  bool empty() const noexcept { return heap_.empty(); }
+  bool contains(node_id v) const noexcept { return pos_[v] != absent; }
+  node_id top() const noexcept { return heap_.front(); }
+  const key& key_of(node_id v) const noexcept { return key_[v]; }
+
+  void push(node_id v, key k) {
+    key_[v] = k;
+    pos_[v] = heap_.size();
+    heap_.push_back(v);
+    up(pos_[v]);
+  }
+  /// Changes a member's key (either direction).
+  void update(node_id v, key k) {
+    key_[v] = k;
+    up(pos_[v]);
+    down(pos_[v]);
+  }
+  void erase(node_id v) {
+    const std::size_t i = pos_[v];
+    pos_[v] = absent;
+    const node_id last = heap_.back();
+    heap_.pop_back();
+    if (last == v) return;
+    heap_[i] = last;
+    pos_[last] = i;
+    up(i);
+    down(pos_[last]);
+  }
+  node_id pop() {
+    const node_id v = heap_.front();
+    erase(v);
+    return v;
+  }
+
+ private:
+  static constexpr std::size_t absent = std::numeric_limits<std::size_t>::max();
+  bool less(node_id a, node_id b) const noexcept {
+    const key &x = key_[a], &y = key_[b];
+    if (x.primary != y.primary) return x.primary < y.primary;
+    if (x.secondary != y.secondary) return x.secondary < y.secondary;
+    return a < b;
+  }
+  void place(std::size_t i, node_id v) noexcept {
+    heap_[i] = v;
+    pos_[v] = i;
+  }
+  void up(std::size_t i) noexcept {
+    const node_id v = heap_[i];
+    while (i > 0) {
+      const std::size_t parent = (i - 1) / 2;
+      if (!less(v, heap_[parent])) break;
+      place(i, heap_[parent]);
+      i = parent;
+    }
+    place(i, v);
+  }
+  void down(std::size_t i) noexcept {
+    const node_id v = heap_[i];
+    const std::size_t n = heap_.size();
+    for (;;) {
+      std::size_t c = 2 * i + 1;
+      if (c >= n) break;
+      if (c + 1 < n && less(heap_[c + 1], heap_[c])) ++c;
+      if (!less(heap_[c], v)) break;
+      place(i, heap_[c]);
+      i = c;
+    }
+    place(i, v);
+  }
+
+  std::vector<node_id> heap_;
+  std::vector<std::size_t> pos_;
+  std::vector<key> key_;
+};
+
+}  // namespace detail
+
+/// Simplify over the nodes whose role is `normal`, with the geometry's `weights` (from
+/// make_simplify_weights for the same graph and extents). `costs` and `priority` may be empty (all 1;
+/// footprint). Throws input_error when a span has the wrong length.
+/// Deterministic: every choice is ordered by a key and then by node id.
+inline simplify_result simplify(const interference_graph& g, std::span<const extent> extents,
+                                std::span<const node_role> roles, std::span<const double> costs,
+                                std::span<const double> priority, const simplify_weights& weights,
+                                simplify_order order) {
   const std::size_t n = g.num_nodes();
   if (extents.size() != n || roles.size() != n || (!costs.empty() && costs.size() != n) ||
-      (!priority.empty() && priority.size() != n))
-    throw input_error("simplify: extents, roles, costs and priority need one entry per graph node");
-  std::vector<std::uint64_t> cand(n, 0);
-  std::vector<detail::wide_sum> pressure(n);
-  std::vector<std::uint32_t> deg(n, 0);       // remaining normal neighbors
-  std::vector<std::uint32_t> version(n, 0);   // bumped whenever deg or triviality changes
+      (!priority.empty() && priority.size() != n) || weights.candidates.size() != n ||
+      (!weights.blocks.empty() && weights.arc_base.size() != n + 1))
+    throw input_error("simplify: extents, roles, costs, priority and weights need one entry per graph node");
+  const std::vector<std::uint64_t>& cand = weights.candidates;
+  const bool counted = !weights.blocks.empty();
+  std::vector<detail::wide_sum> pressure(counted ? n : 0);
+  std::vector<std::uint32_t> deg(n, 0);  // remaining normal neighbors
   std::vector<bool> removed(n, false);
   std::size_t remaining = 0;
 
   for (node_id v = 0; v < n; ++v) {
-    if (roles[v] != node_role::normal) continue;
-    ++remaining;
-    cand[v] = geom.candidates(extents[v]);
-    for (node_id u : g.neighbors(v)) {
-      if (roles[u] == node_role::excluded) continue;
-      if (roles[u] == node_role::normal) ++deg[v];
-      if (cand[v] != unbounded) pressure[v].add(geom.max_blocked(extents[v], extents[u]));
+    if (roles[v] == node_role::excluded) continue;
+    const auto nb = g.neighbors(v);
+    if (roles[v] == node_role::normal) ++remaining;
+    for (std::size_t i = 0; i < nb.size(); ++i) {
+      const node_id u = nb[i];
+      if (roles[u] != node_role::normal) continue;
+      if (roles[v] == node_role::normal) ++deg[u];  // pinned neighbors block but never leave
+      if (counted) pressure[u].add(weights.blocks[weights.arc_base[v] + i]);
     }
   }
-  auto trivial = [&](node_id v) { return cand[v] == unbounded || pressure[v].less_than(cand[v]); };
+  auto trivial = [&](node_id v) { return cand[v] == unbounded || (counted && pressure[v].less_than(cand[v])); };
   auto footprint = [&](node_id v) {
     return static_cast<double>(extents[v].partitions) * static_cast<double>(extents[v].bytes);
   };
-
-  // Ready worklist: trivially colorable nodes, smallest key first.
-  using key = std::tuple<double, double, node_id, std::uint32_t>;  // (primary, secondary, id, version)
+  using key = detail::node_heap::key;
   auto ready_key = [&](node_id v) -> key {
     switch (order) {
-      case simplify_order::priority_first:
-        return {priority.empty() ? footprint(v) : priority[v], footprint(v), v, version[v]};
-      case simplify_order::smallest_last:
-        return {static_cast<double>(deg[v]), footprint(v), v, version[v]};
-      case simplify_order::largest_degree:
-        return {static_cast<double>(g.degree(v)), footprint(v), v, version[v]};
-      case simplify_order::largest_first:
-        break;
+      case simplify_order::priority_first: return {priority.empty() ? footprint(v) : priority[v], footprint(v)};
+      case simplify_order::smallest_last: return {static_cast<double>(deg[v]), footprint(v)};
+      case simplify_order::largest_degree: return {static_cast<double>(g.degree(v)), footprint(v)};
+      case simplify_order::largest_first: break;
     }
-    return {footprint(v), static_cast<double>(g.degree(v)), v, version[v]};
+    return {footprint(v), static_cast<double>(g.degree(v))};
   };
-  // Only smallest-last's ready key moves as neighbors leave; the others are fixed per node, so a node that
-  // stays trivially colorable keeps its one ready entry (this saves a heap push per edge).
   const bool dynamic_ready_key = order == simplify_order::smallest_last;
-  // Spill worklist: the other nodes, smallest cost / degree first (a node with no remaining neighbor
-  // gains nothing from removal: infinite metric).
+  // Spill key: smallest cost / remaining degree first (a node with no remaining neighbor gains nothing
+  // from removal: infinite metric).
   auto spill_key = [&](node_id v) -> key {
     const double c = costs.empty() ? 1.0 : costs[v];
-    const double m = deg[v] == 0 ? std::numeric_limits<double>::infinity() : c / deg[v];
-    return {m, 0.0, v, version[v]};
+    return {deg[v] == 0 ? std::numeric_limits<double>::infinity() : c / deg[v], 0.0};
   };
-  std::priority_queue<key, std::vector<key>, std::greater<>> ready, spill;
-  auto enqueue = [&](node_id v) {
-    if (trivial(v)) {
-      ready.push(ready_key(v));
-    } else {
-      spill.push(spill_key(v));
-    }
-  };
-  for (node_id v = 0; v < n; ++v)
-    if (roles[v] == node_role::normal) enqueue(v);
+  detail::node_heap ready(n), spill(n);
+  for (node_id v = 0; v < n; ++v) {
+    if (roles[v] != node_role::normal) continue;
+    if (trivial(v)) ready.push(v, ready_key(v));
+    else spill.push(v, spill_key(v));
+  }
 
   simplify_result out;
   out.stack.reserve(remaining);
   out.optimistic.reserve(remaining);
-  auto fresh = [&](const key& k) {
-    const node_id v = std::get<2>(k);
-    return !removed[v] && std::get<3>(k) == version[v];
-  };
   while (remaining > 0) {
-    while (!ready.empty() && !fresh(ready.top())) ready.pop();
     bool optimistic = false;
     node_id v;
     if (!ready.empty()) {
-      v = std::get<2>(ready.top());
-      ready.pop();
+      v = ready.pop();
     } else {
-      while (!spill.empty() && !fresh(spill.top())) spill.pop();
-      // Every remaining node has a fresh entry in one of the heaps, so spill is not empty here.
-      v = std::get<2>(spill.top());
+      // Every remaining node is in one heap, so spill is not empty here. Lazy re-keying (see top).
+      for (;;) {
+        v = spill.top();
+        const key k = spill_key(v);
+        const key& stored = spill.key_of(v);
+        if (k.primary == stored.primary) break;
+        spill.update(v, k);
+      }
       spill.pop();
       optimistic = true;
       ++out.optimistic_count;
@@ -178,17 +308,35 @@ simplify_result simplify(const interference_graph& g, std::span<const extent> ex
     --remaining;
     out.stack.push_back(v);
     out.optimistic.push_back(optimistic);
-    for (node_id u : g.neighbors(v)) {
+    // Once every remaining node is trivially colorable and the ready keys are fixed, removals change
+    // nothing any later choice reads (pressure only falls, degrees feed only the spill keys): the rest
+    // of the stack is the ready heap's order, so the edge walk is skipped. On byte memories without a
+    // bound (DSA traces) that is every removal.
+    if (spill.empty() && !dynamic_ready_key) continue;
+    const auto nb = g.neighbors(v);
+    for (std::size_t i = 0; i < nb.size(); ++i) {
+      const node_id u = nb[i];
       if (roles[u] != node_role::normal || removed[u]) continue;
       const bool was_trivial = trivial(u);
       --deg[u];
-      if (cand[u] != unbounded) pressure[u].sub(geom.max_blocked(extents[u], extents[v]));
-      if (was_trivial && !dynamic_ready_key) continue;  // its ready entry is still fresh
-      ++version[u];
-      enqueue(u);
+      if (counted) pressure[u].sub(weights.blocks[weights.arc_base[v] + i]);
+      if (was_trivial) {
+        if (dynamic_ready_key) ready.update(u, ready_key(u));
+      } else if (trivial(u)) {
+        spill.erase(u);
+        ready.push(u, ready_key(u));
+      }
     }
   }
   return out;
+}
+
+/// Simplify with the geometry's weights computed here (one run; best-of-n computes them once).
+template <GeometryPolicy Geometry>
+simplify_result simplify(const interference_graph& g, std::span<const extent> extents,
+                         std::span<const node_role> roles, std::span<const double> costs,
+                         std::span<const double> priority, const Geometry& geom, simplify_order order) {
+  return simplify(g, extents, roles, costs, priority, make_simplify_weights(g, extents, geom), order);
 }
 
 }  // namespace gca

@@ -64,8 +64,7 @@ class linear_dram {
   std::optional<placement> select(const extent& e, std::span<const placed_neighbor> placed,
                                   select_heuristic h) const {
     if (!fits(e)) return std::nullopt;
-    std::vector<detail::start_range> blocked;
-    blocked.reserve(placed.size());
+    std::vector<detail::start_range>& blocked = detail::scratch_ranges();
     for (const placed_neighbor& n : placed)
       if (n.size.bytes > 0) blocked.push_back(detail::blocked_starts(e.bytes, n.at.offset, n.size.bytes));
     const detail::start_range domain{0, capacity_ - e.bytes};

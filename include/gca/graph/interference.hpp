@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <iterator>
 #include <limits>
 #include <memory>
 #include <span>
@@ -66,7 +67,17 @@ class interference_graph {
   /// Builds from directed pairs sorted by (source, target) with no duplicates and no self loops, which
   /// already contain both directions of every undirected edge. Use the `build_interference` builders.
   interference_graph(std::size_t num_nodes, const std::vector<std::pair<node_id, node_id>>& sorted_arcs)
-      : graph_(boost::edges_are_sorted, sorted_arcs.begin(), sorted_arcs.end(), num_nodes) {}
+      : graph_(boost::edges_are_sorted, sorted_arcs.begin(), sorted_arcs.end(),
+               static_cast<graph_type::vertices_size_type>(num_nodes),
+               static_cast<graph_type::edges_size_type>(sorted_arcs.size())) {}
+
+  /// Builds from adjacency lists in CSR form: node v's neighbors are column[row_start[v] ..
+  /// row_start[v + 1]), each list sorted by id, no duplicates, no self loops, every edge in both lists.
+  interference_graph(std::span<const std::size_t> row_start, std::span<const node_id> column)
+      : graph_(boost::edges_are_sorted, csr_arc_iterator(row_start, column, 0),
+               csr_arc_iterator(row_start, column, column.size()),
+               static_cast<graph_type::vertices_size_type>(row_start.size() - 1),
+               static_cast<graph_type::edges_size_type>(column.size())) {}
 
   std::size_t num_nodes() const noexcept { return num_vertices(graph_); }
   /// Undirected edges (each stored twice).
@@ -85,6 +96,40 @@ class interference_graph {
   const graph_type& graph() const noexcept { return graph_; }
 
  private:
+  /// Walks CSR arrays as the (source, target) pairs Boost's sorted-edges constructor reads once.
+  class csr_arc_iterator {
+   public:
+    using iterator_category = std::input_iterator_tag;
+    using value_type = std::pair<node_id, node_id>;
+    using difference_type = std::ptrdiff_t;
+    using pointer = const value_type*;
+    using reference = const value_type&;
+    csr_arc_iterator(std::span<const std::size_t> rows, std::span<const node_id> column, std::size_t arc)
+        : rows_(rows), column_(column), arc_(arc) {
+      settle();
+    }
+    reference operator*() const noexcept { return cur_; }
+    pointer operator->() const noexcept { return &cur_; }
+    csr_arc_iterator& operator++() noexcept {
+      ++arc_;
+      settle();
+      return *this;
+    }
+    friend bool operator==(const csr_arc_iterator& a, const csr_arc_iterator& b) noexcept { return a.arc_ == b.arc_; }
+
+   private:
+    void settle() noexcept {
+      if (arc_ >= column_.size()) return;
+      while (rows_[src_ + 1] <= arc_) ++src_;
+      cur_ = {src_, column_[arc_]};
+    }
+    std::span<const std::size_t> rows_;
+    std::span<const node_id> column_;
+    std::size_t arc_;
+    node_id src_ = 0;
+    value_type cur_{};
+  };
+
   graph_type graph_;
 };
 
@@ -148,35 +193,68 @@ inline interference_graph build_interference(const live_range_table& live, std::
     return a.node < b.node;
   });
   // Active set with O(1) insert and erase (swap with the last); its order never reaches the output
-  // because the arcs are sorted afterwards.
+  // because every list is sorted afterwards.
   // Two active sets, free nodes [0] and fixed nodes [1]: a fixed node meets only the free ones.
+  // The sweep runs twice: once to count each node's meetings, once to write them into CSR rows, so no
+  // edge list is materialized or reallocated (at millions of edges that, and its page faults, was most
+  // of the cost).
   constexpr std::size_t absent = std::numeric_limits<std::size_t>::max();
   std::vector<node_id> active[2];
   std::vector<std::size_t> slot(n, absent);
-  std::vector<std::pair<node_id, node_id>> arcs;
-  for (const event& e : events) {
-    std::vector<node_id>& mine = active[is_fixed(e.node)];
-    if (e.is_begin) {
-      for (std::size_t set = 0; set < 2; ++set) {
-        if (set == 1 && is_fixed(e.node)) continue;
-        for (node_id u : active[set]) {
-          arcs.emplace_back(u, e.node);
-          arcs.emplace_back(e.node, u);
+  auto sweep = [&](auto&& meet) {
+    for (const event& e : events) {
+      std::vector<node_id>& mine = active[is_fixed(e.node)];
+      if (e.is_begin) {
+        for (std::size_t set = 0; set < 2; ++set) {
+          if (set == 1 && is_fixed(e.node)) continue;
+          for (node_id u : active[set]) meet(u, e.node);
         }
+        slot[e.node] = mine.size();
+        mine.push_back(e.node);
+      } else {
+        const std::size_t s = slot[e.node];
+        mine[s] = mine.back();
+        slot[mine[s]] = s;
+        mine.pop_back();
+        slot[e.node] = absent;
       }
-      slot[e.node] = mine.size();
-      mine.push_back(e.node);
-    } else {
-      const std::size_t s = slot[e.node];
-      mine[s] = mine.back();
-      slot[mine[s]] = s;
-      mine.pop_back();
-      slot[e.node] = absent;
     }
+  };
+  std::vector<std::size_t> row(n + 1, 0);
+  sweep([&](node_id u, node_id v) {
+    ++row[u + 1];
+    ++row[v + 1];
+  });
+  for (std::size_t v = 0; v < n; ++v) row[v + 1] += row[v];
+  std::vector<node_id> unsorted(row[n]);
+  {
+    std::vector<std::size_t> fill(row.begin(), row.end() - 1);
+    sweep([&](node_id u, node_id v) {
+      unsorted[fill[u]++] = v;
+      unsorted[fill[v]++] = u;
+    });
   }
-  // Nodes with several intervals may meet more than once: dedupe.
-  detail::sort_unique_arcs(n, arcs);
-  return interference_graph(n, arcs);
+  // Sort every list at once by transposing: walking sources in increasing id and appending each source
+  // to its targets' lists leaves every list sorted (the graph is symmetric, so the rows are the same).
+  std::vector<node_id> column(row[n]);
+  {
+    std::vector<std::size_t> fill(row.begin(), row.end() - 1);
+    for (node_id v = 0; v < n; ++v)
+      for (std::size_t i = row[v]; i < row[v + 1]; ++i) column[fill[unsorted[i]]++] = v;
+  }
+  unsorted = {};
+  // Nodes with several intervals may meet more than once: drop repeats (adjacent in sorted lists).
+  std::size_t w = 0, first = 0;
+  for (std::size_t v = 0; v < n; ++v) {
+    const std::size_t last = row[v + 1];
+    row[v] = w;
+    for (std::size_t i = first; i < last; ++i)
+      if (i == first || column[i] != column[i - 1]) column[w++] = column[i];
+    first = last;
+  }
+  row[n] = w;
+  column.resize(w);
+  return interference_graph(row, column);
 }
 
 /// Interference from an explicit undirected edge list over nodes 0..num_nodes-1. Duplicate edges (in

@@ -65,10 +65,9 @@ constexpr start_range blocked_starts(std::uint64_t size, std::uint64_t nbr_offse
 }
 
 /// Sorts and merges blocked ranges in place (touching ranges merge too: no start lies between them).
+/// Sorting by `lo` alone is enough: ranges with equal `lo` merge into one whatever their order.
 inline void merge_ranges(std::vector<start_range>& r) {
-  std::sort(r.begin(), r.end(), [](const start_range& a, const start_range& b) {
-    return a.lo != b.lo ? a.lo < b.lo : a.hi < b.hi;
-  });
+  std::sort(r.begin(), r.end(), [](const start_range& a, const start_range& b) { return a.lo < b.lo; });
   std::size_t w = 0;
   for (const start_range& x : r) {
     if (w > 0 && (r[w - 1].hi == unbounded || x.lo <= r[w - 1].hi + 1)) {
@@ -78,6 +77,14 @@ inline void merge_ranges(std::vector<start_range>& r) {
     }
   }
   r.resize(w);
+}
+
+/// A per-thread buffer for the blocked ranges of one select call: select runs once per node, and a fresh
+/// vector each time was a measurable share of coloring a large trace. Callers clear it before use.
+inline std::vector<start_range>& scratch_ranges() {
+  thread_local std::vector<start_range> buffer;
+  buffer.clear();
+  return buffer;
 }
 
 /// True if `a` is better than `b` under heuristic h (ties: lower start; the caller breaks further ties).
@@ -174,8 +181,7 @@ inline std::optional<placement> select_rect(const extent& e, std::span<const pla
   const partition_starts starts = allowed_partition_starts(e.partitions, total_partitions);
   std::optional<placement> best;
   std::optional<start_choice> best_choice;
-  std::vector<start_range> blocked;
-  blocked.reserve(placed.size());
+  std::vector<start_range>& blocked = scratch_ranges();
   for (std::uint32_t i = 0; i < starts.count; ++i) {
     const placement at{starts.start[i], 0};
     blocked.clear();
