@@ -25,6 +25,7 @@
 #include <utility>
 #include <vector>
 
+#include <gca/engine/geometry_ref.hpp>
 #include <gca/engine/select.hpp>
 #include <gca/engine/simplify.hpp>
 #include <gca/error.hpp>
@@ -78,6 +79,10 @@ struct coloring_result {
 
 namespace detail {
 
+inline void sort_by_node(std::vector<unplaced_node>& v) {
+  std::sort(v.begin(), v.end(), [](const unplaced_node& a, const unplaced_node& b) { return a.node < b.node; });
+}
+
 inline void check_problem(const coloring_problem& p) {
   const std::size_t n = p.graph.num_nodes();
   auto check_size = [n](std::size_t got, const char* what) {
@@ -101,9 +106,8 @@ inline void check_problem(const coloring_problem& p) {
 namespace detail {
 
 /// One run with the geometry's simplify weights already computed (shared by best-of-n's variants).
-template <GeometryPolicy Geometry>
-coloring_result color_with(const coloring_problem& p, const Geometry& geom, const color_options& opt,
-                           const simplify_weights& weights) {
+inline coloring_result color_with(const coloring_problem& p, geometry_ref geom, const color_options& opt,
+                                  const simplify_weights& weights) {
   const interference_graph& g = p.graph;
   const std::size_t n = g.num_nodes();
   coloring_result r;
@@ -149,8 +153,7 @@ coloring_result color_with(const coloring_problem& p, const Geometry& geom, cons
   select_result sel = select(g, p.extents, s, geom, opt.heuristic, r.placements);
   r.stats.trivial_failures = sel.trivial_failures;
   unplaced.insert(unplaced.end(), sel.unplaced.begin(), sel.unplaced.end());
-  std::sort(unplaced.begin(), unplaced.end(),
-            [](const unplaced_node& a, const unplaced_node& b) { return a.node < b.node; });
+  sort_by_node(unplaced);
   r.unplaced = std::move(unplaced);
   for (node_id v = 0; v < n; ++v)
     if (r.placements[v]) r.peak = std::max(r.peak, geom.end(p.extents[v], *r.placements[v]));
@@ -164,7 +167,7 @@ coloring_result color_with(const coloring_problem& p, const Geometry& geom, cons
 template <GeometryPolicy Geometry>
 coloring_result color(const coloring_problem& p, const Geometry& geom, const color_options& opt = {}) {
   detail::check_problem(p);
-  return detail::color_with(p, geom, opt, make_simplify_weights(p.graph, p.extents, geom));
+  return detail::color_with(p, geometry_ref(geom), opt, make_simplify_weights(p.graph, p.extents, geom));
 }
 
 /// The variants best-of-n tries by default: both heuristics with each simplify order (the caller's
@@ -210,12 +213,11 @@ inline bool better_result(const coloring_problem& p, const coloring_result& a, c
 /// variants. With `threads` > 1 the variants run on that many threads at once (each writes only its own
 /// result, and the winner is chosen in variant order afterwards, so the answer does not depend on the
 /// thread count or timing). Throws input_error if `variants` is empty.
-template <GeometryPolicy Geometry>
-coloring_result color_best_of(const coloring_problem& p, const Geometry& geom,
-                              std::span<const color_options> variants, unsigned threads = 1) {
+inline coloring_result color_best_of(const coloring_problem& p, geometry_ref geom,
+                                     std::span<const color_options> variants, unsigned threads = 1) {
   if (variants.empty()) throw input_error("color_best_of: no variant to run");
   detail::check_problem(p);
-  const simplify_weights weights = make_simplify_weights(p.graph, p.extents, geom);
+  const simplify_weights weights = geom.weights(p.graph, p.extents);
   std::vector<std::optional<coloring_result>> results(variants.size());
   std::vector<std::exception_ptr> errors(variants.size());
   auto run = [&](std::size_t first, std::size_t step) {
@@ -243,6 +245,12 @@ coloring_result color_best_of(const coloring_problem& p, const Geometry& geom,
   }
   results[best]->stats.runs = variants.size();
   return std::move(*results[best]);
+}
+
+template <GeometryPolicy Geometry>
+coloring_result color_best_of(const coloring_problem& p, const Geometry& geom,
+                              std::span<const color_options> variants, unsigned threads = 1) {
+  return color_best_of(p, geometry_ref(geom), variants, threads);
 }
 
 /// best-of-n over default_variants().

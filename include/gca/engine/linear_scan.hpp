@@ -19,6 +19,7 @@
 #include <vector>
 
 #include <gca/engine/colorer.hpp>
+#include <gca/engine/geometry_ref.hpp>
 #include <gca/geometry/concept.hpp>
 #include <gca/graph/interference.hpp>
 
@@ -45,10 +46,9 @@ inline bool ranges_meet(std::span<const interval> a, std::span<const interval> b
 
 /// Linear scan over `ranges` (one canonical live range per node). `pinned` may be empty. Reports like
 /// `color`: placements, unplaced nodes (sorted by id), pin conflicts, peak; `options.heuristic` is `h`.
-template <GeometryPolicy Geometry>
-coloring_result linear_scan(const live_range_table& ranges, std::span<const extent> extents,
-                            std::span<const std::optional<placement>> pinned, const Geometry& geom,
-                            select_heuristic h = select_heuristic::best_fit) {
+inline coloring_result linear_scan(const live_range_table& ranges, std::span<const extent> extents,
+                                   std::span<const std::optional<placement>> pinned, geometry_ref geom,
+                                   select_heuristic h = select_heuristic::best_fit) {
   const std::size_t n = ranges.num_nodes();
   if (extents.size() != n || (!pinned.empty() && pinned.size() != n))
     throw input_error("linear_scan: extents and pinned need one entry per node");
@@ -116,12 +116,19 @@ coloring_result linear_scan(const live_range_table& ranges, std::span<const exte
     }
     active.push_back(v);
   }
-  std::sort(r.unplaced.begin(), r.unplaced.end(),
-            [](const unplaced_node& a, const unplaced_node& b) { return a.node < b.node; });
+  detail::sort_by_node(r.unplaced);
   std::sort(r.pinned_conflicts.begin(), r.pinned_conflicts.end());
   for (node_id v = 0; v < n; ++v)
     if (r.placements[v]) r.peak = std::max(r.peak, geom.end(extents[v], *r.placements[v]));
   return r;
+}
+
+/// linear_scan with any GeometryPolicy model.
+template <GeometryPolicy Geometry>
+coloring_result linear_scan(const live_range_table& ranges, std::span<const extent> extents,
+                            std::span<const std::optional<placement>> pinned, const Geometry& geom,
+                            select_heuristic h = select_heuristic::best_fit) {
+  return linear_scan(ranges, extents, pinned, geometry_ref(geom), h);
 }
 
 }  // namespace gca

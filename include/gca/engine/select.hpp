@@ -6,7 +6,8 @@
 // gets a place (that is the test's soundness; `select_result::trivial_failures` counts violations so
 // tests can check it); an optimistically removed node may not, and is then reported.
 // Cost: O(d log d) per node with d placed neighbors (the geometry's select), O(E log) overall.
-// Models no concept itself; it is generic over any GeometryPolicy.
+// Models no concept itself; it takes any GeometryPolicy, through a geometry_ref (engine/geometry_ref.hpp)
+// so that its body is compiled once.
 #pragma once
 
 #include <algorithm>
@@ -17,6 +18,7 @@
 #include <string_view>
 #include <vector>
 
+#include <gca/engine/geometry_ref.hpp>
 #include <gca/engine/simplify.hpp>
 #include <gca/error.hpp>
 #include <gca/geometry/concept.hpp>
@@ -54,9 +56,8 @@ struct select_result {
 /// Pops `s.stack` from the back and places each node by heuristic `h`. `placements` holds the pinned
 /// nodes' placements on entry (and nothing for the others) and every placement made on return.
 /// Throws input_error when a span has the wrong length.
-template <GeometryPolicy Geometry>
-select_result select(const interference_graph& g, std::span<const extent> extents, const simplify_result& s,
-                     const Geometry& geom, select_heuristic h, std::vector<std::optional<placement>>& placements) {
+inline select_result select(const interference_graph& g, std::span<const extent> extents, const simplify_result& s,
+                            geometry_ref geom, select_heuristic h, std::vector<std::optional<placement>>& placements) {
   if (extents.size() != g.num_nodes() || placements.size() != g.num_nodes() ||
       s.optimistic.size() != s.stack.size())
     throw input_error("select: extents and placements need one entry per graph node");
@@ -74,6 +75,13 @@ select_result select(const interference_graph& g, std::span<const extent> extent
     }
   }
   return out;
+}
+
+/// select with any GeometryPolicy model.
+template <GeometryPolicy Geometry>
+select_result select(const interference_graph& g, std::span<const extent> extents, const simplify_result& s,
+                     const Geometry& geom, select_heuristic h, std::vector<std::optional<placement>>& placements) {
+  return select(g, extents, s, geometry_ref(geom), h, placements);
 }
 
 }  // namespace gca

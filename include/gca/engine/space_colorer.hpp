@@ -6,8 +6,8 @@
 // simplify, select, with the best-of-n choice of heuristic) and `commit_space` (placements written into
 // the linearized function's working copy: webs that got different places become tensors of their own,
 // `name.N`, and the operands that belong to them are renamed). The spill fixpoint (spill/fixpoint.hpp)
-// drives these two; the drivers call it. Generic in the GeometryPolicy; the Observer receives the seed's
-// log lines (engine/observer.hpp).
+// drives these two; the drivers call it. They take any GeometryPolicy through a geometry_ref (compiled
+// once, see engine/geometry_ref.hpp); the Observer receives the seed's log lines (engine/observer.hpp).
 #pragma once
 
 #include <algorithm>
@@ -18,6 +18,7 @@
 #include <vector>
 
 #include <gca/engine/colorer.hpp>
+#include <gca/engine/geometry_ref.hpp>
 #include <gca/engine/linear_scan.hpp>
 #include <gca/engine/observer.hpp>
 #include <gca/geometry/concept.hpp>
@@ -74,9 +75,8 @@ struct space_attempt {
 /// criterion), so coalescing can never turn a colorable graph into one that needs a spill. Merges are
 /// tried in chain order (deterministic); the merged node's range is the union of both. Rewrites the
 /// attempt's node lists and `table`; returns whether anything was merged.
-template <GeometryPolicy Geometry>
-bool find_partners(space_attempt& a, const linearized_function& lf, const space_filter& filter,
-                   const Geometry& geom, live_range_table& table) {
+inline bool find_partners(space_attempt& a, const linearized_function& lf, const space_filter& filter,
+                          geometry_ref geom, live_range_table& table) {
   const function& f = lf.work();
   const std::size_t n = a.node_web.size();
   std::vector<node_id> web_node(a.live.webs.size(), ~node_id{0});
@@ -193,8 +193,8 @@ bool find_partners(space_attempt& a, const linearized_function& lf, const space_
 /// One pass through the fixpoint head for memory `filter` (the linearized function must be numbered).
 /// `blockers` are fixed extents live at every point (another core's memory, after linking); they must
 /// not overlap each other. They become graph nodes with `node_web == no_web`.
-template <GeometryPolicy Geometry, class Observer>
-space_attempt color_space(const linearized_function& lf, const space_filter& filter, const Geometry& geom,
+template <class Observer>
+space_attempt color_space(const linearized_function& lf, const space_filter& filter, geometry_ref geom,
                           std::span<const color_options> variants, Observer& obs,
                           std::span<const placed_neighbor> blockers = {},
                           engine_kind engine = engine_kind::chaitin_briggs) {
@@ -206,15 +206,16 @@ space_attempt color_space(const linearized_function& lf, const space_filter& fil
   // In a linear memory, the unplaced webs live at every point (kernel I/O and shared buffers in DRAM)
   // interfere with everything and with each other: any coloring puts them side by side. They become ONE
   // node, a block of their aligned sizes laid end to end, instead of a clique with k^2 edges.
-  constexpr bool linear = requires { geom.alignment(); } && Geometry::space == memory_type::dram;
+  const std::optional<std::uint64_t> linear_alignment = geom.linear_alignment();
+  const bool linear = linear_alignment && geom.space() == memory_type::dram;
   std::uint64_t block_bytes = 0;
   for (web_id w = 0; w < a.live.webs.size(); ++w) {
     const tensor& t = f.tensors[a.live.webs[w].tensor];
     if (!filter.colors(t) && !filter.constrains(t)) continue;
-    if constexpr (linear) {
+    if (linear) {
       const auto r = a.live.range(w);
       if (filter.colors(t) && r.size() == 1 && r.front().begin == 0 && r.front().end >= whole - 1) {
-        const std::uint64_t align = geom.alignment();
+        const std::uint64_t align = std::max<std::uint64_t>(1, *linear_alignment);
         a.block_members.push_back(w);
         a.block_offsets.push_back(block_bytes);
         block_bytes += (t.shape.bytes + align - 1) / align * align;
@@ -283,9 +284,8 @@ space_attempt color_space(const linearized_function& lf, const space_filter& fil
 /// Writes the placements of a complete attempt into `lf.work()`. Each tensor's first web keeps its
 /// name; a further web becomes a new tensor `name.N` (N the smallest free suffix) and every operand slot
 /// of that web is renamed. Returns the number of webs split off into new tensors.
-template <GeometryPolicy Geometry>
-std::size_t commit_space(linearized_function& lf, const space_attempt& a, const space_filter& filter,
-                         const Geometry& geom) {
+inline std::size_t commit_space(linearized_function& lf, const space_attempt& a, const space_filter& filter,
+                                geometry_ref geom) {
   function& f = lf.work();
   const std::size_t original = f.tensors.size();
   std::vector<tensor_id> web_tensor(a.live.webs.size(), no_tensor);

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include <gca/engine/colorer.hpp>
+#include <gca/engine/geometry_ref.hpp>
 #include <gca/engine/observer.hpp>
 #include <gca/engine/space_colorer.hpp>
 #include <gca/error.hpp>
@@ -65,10 +66,11 @@ inline std::string cant_help_message(memory_type m, const std::vector<std::strin
   return s;
 }
 
-template <GeometryPolicy Geometry, SpillPolicy Spill, class Observer = null_observer>
+/// allocate_space with the geometry behind a geometry_ref (its body is compiled once per spill policy
+/// and observer, not once per geometry).
+template <SpillPolicy Spill, class Observer = null_observer>
 space_report allocate_space(linearized_function& lf, const target& tgt, const space_filter& filter,
-                            const Geometry& geom, const Spill& spill, Observer& obs,
-                            const space_options& opt = {}) {
+                            geometry_ref geom, const Spill& spill, Observer& obs, const space_options& opt = {}) {
   space_report rep;
   rep.memory = filter.memory;
   rep.space = filter.space;
@@ -127,6 +129,15 @@ space_report allocate_space(linearized_function& lf, const target& tgt, const sp
       return rep;
     }
   }
+}
+
+/// Colors memory `filter` of `lf` with `geom`, spilling with `spill` until everything is placed or
+/// spilling can't help (see the top of this header).
+template <GeometryPolicy Geometry, SpillPolicy Spill, class Observer = null_observer>
+space_report allocate_space(linearized_function& lf, const target& tgt, const space_filter& filter,
+                            const Geometry& geom, const Spill& spill, Observer& obs,
+                            const space_options& opt = {}) {
+  return allocate_space(lf, tgt, filter, geometry_ref(geom), spill, obs, opt);
 }
 
 }  // namespace gca
