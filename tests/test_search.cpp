@@ -149,7 +149,7 @@ TEST_CASE("search: agrees with brute force on random tiny problems, every rule c
     const bool truth = brute_feasible(b, cap, align);
     (truth ? feasible : infeasible)++;
     const instance in(b);
-    for (unsigned mask = 0; mask < 64; mask += 5) {
+    for (unsigned mask = 0; mask < 256; mask += 5) {
       search_options o;
       o.bound = mask & 1;
       o.gap_dominance = mask & 2;
@@ -157,6 +157,8 @@ TEST_CASE("search: agrees with brute force on random tiny problems, every rule c
       o.section_cuts = mask & 8;
       o.decompose = mask & 16;
       o.memo = mask & 32;
+      o.forced_nodes = mask & 64;
+      o.part_restarts = mask & 128;
       for (bool lifetimes : {true, false}) {
         const search_result r = in.run(cap, o, align, lifetimes);
         CAPTURE(it);
@@ -187,6 +189,7 @@ TEST_CASE("search: every pruning rule earns its keep") {
   CHECK(without([](search_options& o) { o.gap_dominance = false; }) > on);
   CHECK(without([](search_options& o) { o.identical_symmetry = false; }) > on);
   CHECK(without([](search_options& o) { o.section_cuts = false; }) > on);
+  CHECK(without([](search_options& o) { o.forced_nodes = false; }) > on);
   // (a) is implied by the section cuts when they are on; with them off it still prunes.
   const std::uint64_t no_cuts = without([](search_options& o) { o.section_cuts = false; });
   CHECK(without([](search_options& o) {
@@ -204,15 +207,27 @@ TEST_CASE("search: the challenging DSA files fit within their capacity") {
     for (const dsa_buffer& x : p.buffers) b.push_back({x.lower, x.upper, x.size});
     const instance in(b);
     search_options o;
-    o.deadline = std::chrono::steady_clock::now() + std::chrono::seconds(std::string(name) == "E" ? 2 : 20);
+    o.deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
     const search_result r = in.run(1048576, o);
-    if (std::string(name) == "E") {
-      // Known gap: E is not found within the budget yet (docs/PERFORMANCE.md).
-      if (r.found()) CHECK(valid(b, r.placements, 1048576));
-      continue;
-    }
     REQUIRE(r.found());
     CHECK(r.peak <= 1048576);
     CHECK(valid(b, r.placements, 1048576));
   }
+}
+
+TEST_CASE("search: independent parts restart on their own") {
+  // E splits at a zero cut into two parts that the same static order does not both solve quickly; with
+  // one restart schedule per part it is found well inside a node limit the shared schedule exhausts.
+  const dsa_problem p = read_dsa_csv_file(std::string(GCA_SHARED_DIR) + "/data/dsa/challenging/E.1048576.csv");
+  std::vector<buf> b;
+  for (const dsa_buffer& x : p.buffers) b.push_back({x.lower, x.upper, x.size});
+  const instance in(b);
+  search_options o;
+  o.node_limit = 150000;
+  const search_result split = in.run(1048576, o);
+  REQUIRE(split.found());
+  CHECK(valid(b, split.placements, 1048576));
+  CHECK(split.stats.nodes < o.node_limit);
+  o.part_restarts = false;
+  CHECK(in.run(1048576, o).status == search_status::gave_up);
 }

@@ -21,6 +21,8 @@
 //     offset is exactly h(node) given the nodes before it, so T* is one path of the search tree.
 // Each pruning rule below is sound because T*'s path never violates it:
 //   (o) canonical order: the next node b must have (h(b), b) > (last offset, last node) — T*'s order.
+//       (Any fixed tie-break works in place of the id: nodes at one offset are pairwise non-adjacent, so
+//       every order of them is a path; the code breaks ties by the static rank of the current restart.)
 //   (a) bound: if an unplaced c has max(h(c), last) + size(c) > capacity, no completion exists (h only
 //       grows as nodes are placed, and every later offset is >= last).
 //   (b1) gap dominance: do not place b at x if another unplaced c has h(c) + size(c) <= x. In any
@@ -35,7 +37,18 @@
 //       lifetimes overlap are adjacent), so they occupy disjoint byte ranges. In section k everything
 //       still unplaced lands at or above base(k) = max(floor(k), last, min over those nodes of h), where
 //       floor(k) is the highest top of a placed node alive in k; so
-//       base(k) + (sum of sizes of unplaced nodes alive in k) <= capacity, else prune.
+//       base(k) + (sum of sizes of unplaced nodes alive in k) <= capacity, else prune. After placing b at
+//       x the child re-checks only the sections of b's unplaced neighbors (the only skylines that rose);
+//       elsewhere only `last` moved to x, which the look-ahead x + rem(k) <= capacity already covers.
+//   (d) forced nodes: call an unplaced c forced when every unplaced neighbor d has h(d) >= h(c) + size(c).
+//       T* puts c at exactly h(c): c's placed neighbors end at or below h(c), and each unplaced neighbor d
+//       lands at >= h(d) (h only grows), so at or above h(c) + size(c); moving c down to h(c) overlaps
+//       nothing and lowers the offset sum. So c comes at (h(c), rank c) in T*'s order, and the next node
+//       of T* is at or before it in the candidate order (h, then rank): the candidates after the first
+//       forced node are skipped, and if that forced node lies before (last, last rank) -- which T* has
+//       already passed -- the state is not on T*'s path at all and fails. (b1) is the special
+//       case "c cannot be blocked because every later node starts at or above x"; (d) looks at the
+//       unplaced neighbors instead, and the two prune different candidates.
 // Branching: candidates (nodes allowed by every active rule) are tried lowest h first, then by a static
 // rank (the heaviest section a node lives in, then lifetime length, then size: hard nodes first).
 //
@@ -43,6 +56,15 @@
 // geometry with an `alignment()` (linear_dram today; SB/PSUM would add a partition dimension). Extents
 // must have partitions == 1. The result is checked with the geometry's own `legal` and `overlaps` on
 // every edge before it is returned, so a bug can only cost a solution, never return a wrong one.
+//
+// Restarts per independent part. Time ranges that no node crosses (a zero cut between sections of the
+// whole problem) are independent problems: no node of one shares a section, hence an edge, with a node of
+// another. Each such part gets its own restart schedule (static orders with doubling node budgets, the
+// last round unbounded), so a part that only one order solves quickly does not force that order -- or a
+// budget big enough for the other part under it -- on the rest. (Challenging file E is two such parts
+// that want different orders: with one shared schedule it gave up after 2 s, with one each it takes
+// ~60k nodes.) A part proven infeasible makes the whole problem infeasible; a part giving up gives up.
+// Splits that appear during the search (decompose) stay inside the current order and budget.
 // Deterministic: every order breaks ties on node id; the deadline is the only non-deterministic input.
 #pragma once
 
@@ -81,6 +103,8 @@ struct search_options {
   bool restarts = true;            // rotate static orders with a doubling node budget
   std::uint32_t first_order = 0;   // which static order to start with (0, 1, 2)
   bool memo = true;                // remember failed states (unplaced set, their skylines, last placement)
+  bool forced_nodes = true;        // (d) a node no unplaced neighbor can block must come next or earlier
+  bool part_restarts = true;       // each independent time range runs its own restart schedule
 };
 
 enum class search_status : std::uint8_t {
@@ -107,7 +131,8 @@ struct search_stats {
   std::uint64_t backtracks = 0;        // placements undone
   std::uint64_t decompositions = 0;    // independent splits solved
   std::uint64_t pruned_memo = 0;       // subtrees cut because the same state failed before
-  std::uint64_t rounds = 0;            // restarts used (static orders tried, with growing budgets)
+  std::uint64_t pruned_forced = 0;     // candidates skipped and states cut by (d)
+  std::uint64_t rounds = 0;            // restarts used, summed over independent parts (orders tried)
   double seconds = 0;
 };
 
@@ -148,23 +173,20 @@ class placement_search {
     for (std::size_t v = 0; v < n_; ++v)
       if (size_[v] == 0 || size_[v] > cap_) ok = false;
     if (ok) {
-      // Restarts: each static order gets a node budget; the budget doubles after every round, so a
-      // lucky order finishes early and an unlucky one cannot hold the search forever. The last round
-      // is unbounded (up to the user's limits), so the search stays complete.
-      std::uint64_t budget = std::max<std::uint64_t>(n_, 64);
-      for (std::size_t round = 0;; ++round) {
-        const std::size_t h = (round + opt_.first_order) % heuristics;
-        build_rank(h);
-        variant_ = h;
-        const bool last_round = !opt_.restarts || budget >= opt_.node_limit;
-        attempt_limit_ = last_round ? opt_.node_limit : std::min(opt_.node_limit, st_.nodes + budget);
-        std::vector<node_id> all(n_);
-        for (std::size_t v = 0; v < n_; ++v) all[v] = static_cast<node_id>(v);
-        out = solve(all, 0, static_cast<std::uint32_t>(sections()));
-        st_.rounds = round + 1;
-        if (out != outcome::abort || aborted_ || last_round) break;
-        undo_to(0);  // a budget abort: start over with the next order
-        if ((round + 1) % heuristics == 0) budget *= 2;
+      // The root's independent parts (zero cuts), each with its own restarts; one part when the switch
+      // is off or there are no lifetimes.
+      std::vector<std::uint32_t> points{0};
+      if (sections_ && opt_.decompose && opt_.part_restarts)
+        for (std::uint32_t k = 0; k + 1 < sections(); ++k)
+          if (cuts_[k] == 0) points.push_back(k + 1);
+      points.push_back(static_cast<std::uint32_t>(sections()));
+      out = outcome::ok;
+      for (std::size_t i = 0; i + 1 < points.size() && out == outcome::ok; ++i) {
+        std::vector<node_id> part;
+        for (std::size_t v = 0; v < n_; ++v)
+          if (points.size() == 2 || (sec_lo_[v] < points[i + 1] && sec_hi_[v] > points[i]))
+            part.push_back(static_cast<node_id>(v));
+        if (!part.empty()) out = restart(part, points[i], points[i + 1]);
       }
     }
     r.stats = st_;
@@ -187,12 +209,34 @@ class placement_search {
   static constexpr node_id none = std::numeric_limits<node_id>::max();
   static constexpr std::size_t heuristics = 3;
 
+  /// Solves `part` (all of it unplaced, alone in sections [slo, shi)) with restarts: each static order
+  /// gets a node budget; the budget doubles after every round of orders, so a lucky order finishes early
+  /// and an unlucky one cannot hold the search forever. The last round is unbounded (up to the user's
+  /// limits), so the search stays complete. On failure nothing of the part stays placed.
+  outcome restart(const std::vector<node_id>& part, std::uint32_t slo, std::uint32_t shi) {
+    const std::size_t mark = log_.size();
+    std::uint64_t budget = std::max<std::uint64_t>(part.size(), 64);
+    for (std::size_t round = 0;; ++round) {
+      const std::size_t h = (round + opt_.first_order) % heuristics;
+      build_rank(h);
+      variant_ = h;
+      const bool last_round = !opt_.restarts || budget >= opt_.node_limit;
+      attempt_limit_ = last_round ? opt_.node_limit : std::min(opt_.node_limit, st_.nodes + budget);
+      std::vector<node_id> nodes = part;
+      const outcome out = solve(nodes, slo, shi);
+      ++st_.rounds;
+      if (out != outcome::abort || aborted_ || last_round) return out;
+      undo_to(mark);  // a budget abort: start over with the next order
+      if ((round + 1) % heuristics == 0) budget *= 2;
+    }
+  }
+
   std::uint64_t align_up(std::uint64_t x) const noexcept {
     const std::uint64_t r = x % align_;
     return r == 0 ? x : x + (align_ - r);
   }
-  /// The skyline of v: lowest aligned offset above every placed neighbor.
-  std::uint64_t h(std::size_t v) const noexcept { return align_up(top_[v]); }
+  /// The skyline of v: lowest aligned offset above every placed neighbor (kept aligned in top_).
+  std::uint64_t h(std::size_t v) const noexcept { return top_[v]; }
   std::size_t sections() const noexcept { return rem_.size(); }
 
   void build_sections(std::span<const interval> life) {
@@ -210,12 +254,15 @@ class placement_search {
     sec_hi_.resize(n_);
     rem_.assign(count, 0);
     floor_.assign(count, 0);
-    min_base_.assign(count, 0);
     cuts_.assign(count, 0);
+    alive_.assign(count, {});
     for (std::size_t v = 0; v < n_; ++v) {
       sec_lo_[v] = static_cast<std::uint32_t>(std::lower_bound(pts.begin(), pts.end(), life[v].begin) - pts.begin());
       sec_hi_[v] = static_cast<std::uint32_t>(std::lower_bound(pts.begin(), pts.end(), life[v].end) - pts.begin());
-      for (std::uint32_t k = sec_lo_[v]; k < sec_hi_[v]; ++k) rem_[k] += size_[v];
+      for (std::uint32_t k = sec_lo_[v]; k < sec_hi_[v]; ++k) {
+        rem_[k] += size_[v];
+        alive_[k].push_back(static_cast<node_id>(v));
+      }
       for (std::uint32_t k = sec_lo_[v]; k + 1 < sec_hi_[v]; ++k) ++cuts_[k];
     }
     length_.resize(n_);
@@ -344,7 +391,7 @@ class placement_search {
         return solve_parts(nodes, points);
       }
     }
-    return dfs(nodes, slo, shi, nodes.size(), 0, none);
+    return dfs(nodes, slo, shi, nodes.size(), 0, none, slo, shi);
   }
 
   /// Solves the independent parts between consecutive `points`; on failure undoes all of them.
@@ -366,9 +413,10 @@ class placement_search {
   }
 
   /// Depth-first search over canonical placements of `nodes` (of which `left` are unplaced), the last
-  /// placement at offset `last` by the node of rank `last_rank`.
+  /// placement at offset `last` by the node of rank `last_rank`. (c) need only be checked on sections
+  /// [dlo, dhi): the caller knows every other section of [slo, shi) passes (see the loop below).
   outcome dfs(const std::vector<node_id>& nodes, std::uint32_t slo, std::uint32_t shi, std::size_t left,
-              std::uint64_t last, std::uint32_t last_rank) {
+              std::uint64_t last, std::uint32_t last_rank, std::uint32_t dlo, std::uint32_t dhi) {
     if (left == 0) return outcome::ok;
     // One pass over the unplaced nodes: bound (a) and the two lowest h + size for (b1).
     constexpr std::uint64_t inf = std::numeric_limits<std::uint64_t>::max();
@@ -393,13 +441,31 @@ class placement_search {
         best2 = t;
       }
     }
-    if (sections_ && opt_.section_cuts && !section_cut(nodes, slo, shi, last)) {
+    if (sections_ && opt_.section_cuts && !section_cut(dlo, dhi, last)) {
       ++st_.pruned_section;
       return outcome::fail;
     }
     if (opt_.memo && failed_.contains(key)) {
       ++st_.pruned_memo;
       return outcome::fail;
+    }
+    // (d): the first forced node in candidate order (h, rank), if any.
+    std::uint64_t fh = inf;
+    std::uint32_t frank = none;
+    if (opt_.forced_nodes) {
+      for (node_id c : nodes) {
+        if (placed_[c]) continue;
+        const std::uint64_t hc = h(c);
+        if (hc > fh || (hc == fh && rank_[c] > frank)) continue;  // cannot come first
+        if (forced(c, hc)) {
+          fh = hc;
+          frank = rank_[c];
+        }
+      }
+      if (fh != inf && (fh < last || (fh == last && last_rank != none && frank < last_rank))) {
+        ++st_.pruned_forced;
+        return outcome::fail;
+      }
     }
     std::vector<node_id> cand;
     for (node_id c : nodes) {
@@ -409,6 +475,10 @@ class placement_search {
       if (hc > cap_ - size_[c]) continue;
       if (opt_.gap_dominance && hc >= (c == arg1 ? best2 : best1)) {
         ++st_.pruned_dominance;
+        continue;
+      }
+      if (hc > fh || (hc == fh && rank_[c] > frank)) {
+        ++st_.pruned_forced;
         continue;
       }
       if (twin_[c] != none && !placed_[twin_[c]]) {
@@ -448,7 +518,19 @@ class placement_search {
         points.push_back(shi);
         o = solve_parts(nodes, points);
       } else {
-        o = dfs(nodes, slo, shi, left - 1, x, rank_[b]);
+        // The child need check (c) only where a skyline rose: the sections of b's unplaced neighbors.
+        // Elsewhere in [slo, shi) a section k passes: if k is in b's lifetime, every unplaced node alive
+        // in k is a neighbor of b, so k is covered or empty (rem 0); otherwise its floor and the skylines
+        // of the nodes alive in it are unchanged, so base(k) = max(its base here, x), and both
+        // base here + rem(k) <= capacity (this state passed) and x + rem(k) <= capacity (look-ahead).
+        std::uint32_t dlo2 = shi, dhi2 = slo;
+        if (sections_ && opt_.section_cuts)
+          for (node_id u : g_.neighbors(b))
+            if (!placed_[u]) {
+              dlo2 = std::min(dlo2, std::max(sec_lo_[u], slo));
+              dhi2 = std::max(dhi2, std::min(sec_hi_[u], shi));
+            }
+        o = dfs(nodes, slo, shi, left - 1, x, rank_[b], dlo2, std::max(dlo2, dhi2));
       }
       if (o == outcome::ok) return o;
       undo_to(mark);
@@ -459,6 +541,14 @@ class placement_search {
     return outcome::fail;
   }
 
+  /// (d): no unplaced neighbor of c (with skyline hc) can ever reach below hc + size(c).
+  bool forced(node_id c, std::uint64_t hc) const noexcept {
+    const std::uint64_t t = hc + size_[c];
+    for (node_id d : g_.neighbors(c))
+      if (!placed_[d] && h(d) < t) return false;
+    return true;
+  }
+
   static std::uint64_t mix(std::uint64_t x) noexcept {  // splitmix64 finalizer
     x += 0x9E3779B97F4A7C15ull;
     x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
@@ -466,18 +556,21 @@ class placement_search {
     return x ^ (x >> 31);
   }
 
-  bool section_cut(const std::vector<node_id>& nodes, std::uint32_t slo, std::uint32_t shi, std::uint64_t last) {
-    // base(k) = max(floor(k), min over unplaced nodes c alive in k of max(h(c), last)).
-    for (std::uint32_t k = slo; k < shi; ++k) min_base_[k] = std::numeric_limits<std::uint64_t>::max();
-    for (node_id c : nodes) {
-      if (placed_[c]) continue;
-      const std::uint64_t lb = std::max(h(c), last);
-      for (std::uint32_t k = sec_lo_[c]; k < sec_hi_[c]; ++k) min_base_[k] = std::min(min_base_[k], lb);
-    }
-    for (std::uint32_t k = slo; k < shi; ++k) {
+  /// (c) on sections [lo, hi): base(k) = max(floor(k), last, min over unplaced nodes c alive in k of h(c)).
+  /// Each section stops at the first unplaced node low enough, so loose sections cost little.
+  bool section_cut(std::uint32_t lo, std::uint32_t hi, std::uint64_t last) const noexcept {
+    for (std::uint32_t k = lo; k < hi; ++k) {
       if (rem_[k] == 0) continue;
-      const std::uint64_t base = std::max(floor_[k], min_base_[k]);
-      if (base > cap_ || rem_[k] > cap_ - base) return false;
+      if (rem_[k] > cap_) return false;
+      const std::uint64_t room = cap_ - rem_[k];  // the highest base section k can afford
+      if (floor_[k] > room || last > room) return false;
+      bool low = false;
+      for (node_id c : alive_[k])
+        if (!placed_[c] && h(c) <= room) {
+          low = true;
+          break;
+        }
+      if (!low) return false;
     }
     return true;
   }
@@ -486,11 +579,11 @@ class placement_search {
     log_.push_back({b, trail_.size(), ftrail_.size()});
     placed_[b] = 1;
     off_[b] = x;
-    const std::uint64_t t = x + size_[b];
+    const std::uint64_t t = x + size_[b], ta = align_up(t);
     for (node_id u : g_.neighbors(b)) {
-      if (placed_[u] || top_[u] >= t) continue;
+      if (placed_[u] || top_[u] >= ta) continue;
       trail_.push_back({u, top_[u]});
-      top_[u] = t;
+      top_[u] = ta;
     }
     if (sections_) {
       for (std::uint32_t k = sec_lo_[b]; k < sec_hi_[b]; ++k) {
@@ -546,13 +639,14 @@ class placement_search {
   std::uint64_t cap_;
   std::uint64_t align_;
   search_options opt_;
-  std::vector<std::uint64_t> size_, top_, off_, length_;
+  std::vector<std::uint64_t> size_, top_, off_, length_;  // top_[v] = h(v), already aligned
   std::vector<std::uint8_t> placed_;
   std::vector<node_id> twin_;
   std::vector<std::uint32_t> rank_;
   bool sections_ = false;
   std::vector<std::uint32_t> sec_lo_, sec_hi_, cuts_;
-  std::vector<std::uint64_t> rem_, floor_, min_base_;
+  std::vector<std::uint64_t> rem_, floor_;
+  std::vector<std::vector<node_id>> alive_;  // per section, the nodes alive in it
   std::vector<std::pair<node_id, std::uint64_t>> trail_;
   std::vector<std::pair<std::uint32_t, std::uint64_t>> ftrail_;
   std::vector<log_entry> log_;
