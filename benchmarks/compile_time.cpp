@@ -1,5 +1,8 @@
 // compile_time.cpp — the translation unit docs/PERFORMANCE.md times: <gca/gca.hpp> plus one run() of each
-// of the eight registered allocators and the with-loop driver, as a user's compiler pass would have.
+// of the eight registered allocators and the with-loop driver, as a user's compiler pass would have
+// (the module comes from the text parser so that the program does something checkable: it exits 0 when
+// every allocator ran). The verifier is left out on purpose: a compiler pass does not call it; what it
+// adds is measured separately (docs/PERFORMANCE.md).
 #include <gca/gca.hpp>
 
 int main(int argc, char** argv) {
@@ -16,5 +19,5 @@ int main(int argc, char** argv) {
   gca::coloring_allocator_reg{}.run(m);
   gca::module n = gca::parse_file(argv[1]);
   gca::coloring_allocator_with_loop{}.run(n);
-  return gca::verify(m, {.linked = true}).ok() ? 0 : 2;
+  return 0;
 }

@@ -18,10 +18,10 @@
 #include <thread>
 #include <type_traits>
 #include <cstdint>
-#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -142,6 +142,156 @@ inline std::vector<placed_neighbor> dram_blockers(const module& m, std::size_t s
   return out;
 }
 
+/// The body of a core-local allocator's run: per function, linearize, allocate the space with the
+/// spill fixpoint, commit. Before linking the functions are independent and may run on several threads;
+/// after linking (`post_link`) each function's blockers are the other cores' bytes placed so far.
+/// Throws allocation_error naming the pass and function; `m` is replaced only when every function
+/// succeeded.
+template <LinearizationPolicy Linearization, SpillPolicy Spill, class Observer>
+void allocate_functions(module& m, pass_report& rep, space_filter filter, bool post_link, geometry_ref geom,
+                        const allocator_options& opt, std::chrono::steady_clock::time_point deadline,
+                        const Spill& spill, Observer& obs) {
+  module work = m;
+  if (post_link) {
+    // After linking, local DRAM is one address space shared by concurrent cores: forget the pre-link
+    // places of everything the user did not pin, and color again against the others.
+    for (function& f : work.functions)
+      for (tensor& t : f.tensors)
+        if (t.memory == memory_type::dram && t.space == filter.space && !t.pinned) t.at.reset();
+  }
+  const std::size_t n = work.functions.size();
+  std::vector<std::optional<space_report>> reports(n);
+  std::vector<std::exception_ptr> errors(n);
+  auto one = [&](std::size_t k, auto& observer) {
+    try {
+      space_options so{opt.variants, deadline, {}, opt.engine};
+      if (post_link) so.blockers = dram_blockers(work, k);
+      linearized_function lf = linearize(work.functions[k], Linearization{});
+      space_report r = allocate_space(lf, m.tgt, filter, geom, spill, observer, so);
+      if (!r.ok) throw allocation_error(rep.pass + ": function '" + work.functions[k].name + "': " + r.error);
+      work.functions[k] = lf.commit();
+      reports[k] = std::move(r);
+    } catch (...) {
+      errors[k] = std::current_exception();
+    }
+  };
+  // Core-local functions are independent before linking, so they may be colored at once. Each writes
+  // only its own slots, and the first error in function order wins, so the result is the serial one. A
+  // user observer sees a serial run (its calls stay in order); after linking each function's blockers
+  // depend on the ones before it, so that is serial too.
+  const unsigned threads = static_cast<unsigned>(std::min<std::size_t>(n, thread_count(opt.threads)));
+  bool done = false;
+  if constexpr (std::is_same_v<Observer, null_observer>) {
+    if (!post_link && threads > 1) {
+      std::atomic<std::size_t> next{0};
+      std::vector<std::thread> pool;
+      for (unsigned t = 0; t < threads; ++t)
+        pool.emplace_back([&] {
+          null_observer quiet;
+          for (std::size_t k; (k = next.fetch_add(1)) < n;) one(k, quiet);
+        });
+      for (std::thread& t : pool) t.join();
+      done = true;
+    }
+  }
+  if (!done) {
+    for (std::size_t k = 0; k < n; ++k) {
+      one(k, obs);
+      if (errors[k]) break;
+    }
+  }
+  for (std::size_t k = 0; k < n; ++k)
+    if (errors[k]) std::rethrow_exception(errors[k]);
+  for (std::size_t k = 0; k < n; ++k) rep.functions.emplace_back(work.functions[k].name, std::move(*reports[k]));
+  m = std::move(work);
+}
+
+/// Shared DRAM: one buffer per name across the module, live whenever any core runs (cores are
+/// concurrent and their points are not comparable), so every shared buffer interferes with every other
+/// and with every placed DRAM byte of every core.
+template <class Observer>
+void allocate_shared_dram(module& m, pass_report& rep, bool post_link, std::span<const color_options> variants,
+                        Observer& obs) {
+  module work = m;
+  if (post_link) {
+    for (function& f : work.functions)
+      for (tensor& t : f.tensors)
+        if (t.memory == memory_type::dram && t.space == address_space::shared && !t.pinned) t.at.reset();
+  }
+  obs.will_allocate(memory_type::dram);
+  // A name placed (pinned) in any function has that place in all of them; the others are colored.
+  // One entry per name, in order of first declaration (the hash map is a lookup only, never iterated).
+  struct shared_entry {
+    std::string name;
+    std::uint64_t bytes = 0;
+    std::optional<placement> at;
+  };
+  std::vector<shared_entry> entries;
+  std::unordered_map<std::string, std::uint32_t> index;
+  auto is_shared = [](const tensor& t) { return t.memory == memory_type::dram && t.space == address_space::shared; };
+  for (const function& f : work.functions)
+    for (const tensor& t : f.tensors) {
+      if (!is_shared(t)) continue;
+      const auto [it, fresh] = index.emplace(t.name, static_cast<std::uint32_t>(entries.size()));
+      if (fresh) entries.push_back({t.name, t.shape.bytes, std::nullopt});
+      shared_entry& e = entries[it->second];
+      if (e.bytes != t.shape.bytes)
+        throw input_error("shared tensor %" + t.name + " has different sizes in different functions");
+      if (t.at && e.at && *e.at != *t.at)
+        throw input_error("shared tensor %" + t.name + " is pinned at different places in different functions");
+      if (t.at) e.at = t.at;
+    }
+  std::vector<std::uint32_t> unplaced;  // entries to color, in order of first declaration
+  for (std::uint32_t k = 0; k < entries.size(); ++k)
+    if (!entries[k].at) unplaced.push_back(k);
+  for (function& f : work.functions)  // copies of placed names first: they are blockers below
+    for (tensor& t : f.tensors)
+      if (is_shared(t) && !t.at) t.at = entries[index.at(t.name)].at;
+  const std::vector<placed_neighbor> blocks = dram_blockers(work, work.functions.size());
+  const std::size_t n = unplaced.size(), b = blocks.size();
+  std::vector<extent> extents;
+  std::vector<std::optional<placement>> pins;
+  std::vector<std::pair<node_id, node_id>> edges;
+  for (std::size_t i = 0; i < n; ++i) {
+    extents.push_back({1, entries[unplaced[i]].bytes});
+    pins.emplace_back();
+    for (std::size_t j = 0; j < i; ++j) edges.emplace_back(static_cast<node_id>(j), static_cast<node_id>(i));
+    for (std::size_t j = 0; j < b; ++j) edges.emplace_back(static_cast<node_id>(i), static_cast<node_id>(n + j));
+  }
+  for (const placed_neighbor& blk : blocks) {
+    extents.push_back(blk.size);
+    pins.emplace_back(blk.at);
+  }
+  const interference_graph g = build_interference(n + b, edges);
+  const coloring_problem problem{g, extents, {}, pins};
+  for (const color_options& o : variants) obs.best_of_n(memory_type::dram, name(o));
+  const coloring_result r = color_best_of(problem, make_geometry<memory_type::dram>(m.tgt),
+                                          variants);
+  obs.score(memory_type::dram, r.peak);
+  space_report sr;
+  sr.memory = memory_type::dram;
+  sr.space = address_space::shared;
+  sr.iterations = 1;
+  sr.heuristic = name(r.options);
+  sr.peak = r.peak;
+  sr.nodes = n + b;
+  sr.edges = g.num_edges();
+  if (!r.complete()) {
+    std::vector<std::string> bad;
+    for (const unplaced_node& u : r.unplaced)
+      if (u.node < n) bad.push_back(entries[unplaced[u.node]].name);
+    throw allocation_error(rep.pass + ": " + cant_help_message(memory_type::dram, bad));
+  }
+  for (std::size_t i = 0; i < n; ++i) entries[unplaced[i]].at = r.placements[i];
+  for (function& f : work.functions)
+    for (tensor& t : f.tensors)
+      if (is_shared(t) && !t.at) t.at = entries[index.at(t.name)].at;
+  obs.did_color(memory_type::dram, sr.heuristic);
+  sr.ok = true;
+  rep.functions.emplace_back("<module>", std::move(sr));
+  m = std::move(work);
+}
+
 }  // namespace detail
 
 template <memory_type Type, bool PostLink, address_space From, address_space To = address_space::local,
@@ -175,146 +325,19 @@ class coloring_allocator {
     pass_report rep;
     rep.pass = pass_name.empty() ? "coloring_allocator" : std::string(pass_name);
     const auto deadline = detail::deadline_after(opt_.timeout_seconds);
+    // The work is done by functions that do not depend on the registration's tuple (only on the
+    // linearization, spill policy and observer), so the eight allocators share one copy of them.
     if constexpr (Type == memory_type::dram && From == address_space::shared) {
-      allocate_shared(m, rep, obs);
+      detail::allocate_shared_dram(m, rep, PostLink, opt_.variants, obs);
     } else {
-      module work = m;
-      if constexpr (PostLink) {
-        // After linking, local DRAM is one address space shared by concurrent cores: forget the
-        // pre-link places of everything the user did not pin, and color again against the others.
-        for (function& f : work.functions)
-          for (tensor& t : f.tensors)
-            if (t.memory == memory_type::dram && t.space == From && !t.pinned) t.at.reset();
-      }
       const auto geom = detail::make_geometry<Type>(m.tgt);
-      const std::size_t n = work.functions.size();
-      std::vector<std::optional<space_report>> reports(n);
-      std::vector<std::exception_ptr> errors(n);
-      auto one = [&](std::size_t k, auto& observer) {
-        try {
-          space_options so{opt_.variants, deadline, {}, opt_.engine};
-          if constexpr (PostLink) so.blockers = detail::dram_blockers(work, k);
-          linearized_function lf = linearize(work.functions[k], Linearization{});
-          space_report r = allocate_space(lf, m.tgt, space_filter{Type, From}, geom, spill_, observer, so);
-          if (!r.ok) throw allocation_error(rep.pass + ": function '" + work.functions[k].name + "': " + r.error);
-          work.functions[k] = lf.commit();
-          reports[k] = std::move(r);
-        } catch (...) {
-          errors[k] = std::current_exception();
-        }
-      };
-      // Core-local functions are independent before linking, so they may be colored at once. Each
-      // writes only its own slots, and the first error in function order wins, so the result is the
-      // serial one. A user observer sees a serial run (its calls stay in order); after linking each
-      // function's blockers depend on the ones before it, so that is serial too.
-      const unsigned threads = std::min<std::size_t>(n, detail::thread_count(opt_.threads));
-      if constexpr (!PostLink && std::is_same_v<std::remove_cvref_t<Observer>, null_observer>) {
-        if (threads > 1) {
-          std::atomic<std::size_t> next{0};
-          std::vector<std::thread> pool;
-          for (unsigned t = 0; t < threads; ++t)
-            pool.emplace_back([&] {
-              null_observer quiet;
-              for (std::size_t k; (k = next.fetch_add(1)) < n;) one(k, quiet);
-            });
-          for (std::thread& t : pool) t.join();
-        } else {
-          for (std::size_t k = 0; k < n; ++k) one(k, obs);
-        }
-      } else {  // a user observer sees the functions in order
-        for (std::size_t k = 0; k < n; ++k) {
-          one(k, obs);
-          if (errors[k]) break;
-        }
-      }
-      for (std::size_t k = 0; k < n; ++k)
-        if (errors[k]) std::rethrow_exception(errors[k]);
-      for (std::size_t k = 0; k < n; ++k) rep.functions.emplace_back(work.functions[k].name, std::move(*reports[k]));
-      m = std::move(work);
+      detail::allocate_functions<Linearization>(m, rep, space_filter{Type, From}, PostLink, geometry_ref(geom), opt_,
+                                                deadline, spill_, obs);
     }
     return rep;
   }
 
  private:
-  /// Shared DRAM: one buffer per name across the module, live whenever any core runs (cores are
-  /// concurrent and their points are not comparable), so every shared buffer interferes with every other
-  /// and with every placed DRAM byte of every core.
-  template <class Observer>
-  void allocate_shared(module& m, pass_report& rep, Observer& obs) const {
-    module work = m;
-    if constexpr (PostLink) {
-      for (function& f : work.functions)
-        for (tensor& t : f.tensors)
-          if (t.memory == memory_type::dram && t.space == address_space::shared && !t.pinned) t.at.reset();
-    }
-    obs.will_allocate(memory_type::dram);
-    // A name placed (pinned) in any function has that place in all of them; the others are colored.
-    std::map<std::string, placement> where;        // lookup only
-    std::map<std::string, std::uint64_t> size_of;  // lookup only
-    for (const function& f : work.functions)
-      for (const tensor& t : f.tensors) {
-        if (t.memory != memory_type::dram || t.space != address_space::shared) continue;
-        auto [it, fresh] = size_of.emplace(t.name, t.shape.bytes);
-        if (!fresh && it->second != t.shape.bytes)
-          throw input_error("shared tensor %" + t.name + " has different sizes in different functions");
-        if (t.at && !where.emplace(t.name, *t.at).second && where.at(t.name) != *t.at)
-          throw input_error("shared tensor %" + t.name + " is pinned at different places in different functions");
-      }
-    std::vector<std::string> names;  // unplaced shared buffers, in order of first declaration
-    for (const function& f : work.functions)
-      for (const tensor& t : f.tensors)
-        if (t.memory == memory_type::dram && t.space == address_space::shared && where.count(t.name) == 0 &&
-            std::find(names.begin(), names.end(), t.name) == names.end())
-          names.push_back(t.name);
-    for (function& f : work.functions)  // copies of placed names first: they are blockers below
-      for (tensor& t : f.tensors)
-        if (t.memory == memory_type::dram && t.space == address_space::shared && !t.at && where.count(t.name))
-          t.at = where.at(t.name);
-    const std::vector<placed_neighbor> blocks = detail::dram_blockers(work, work.functions.size());
-    const std::size_t n = names.size(), b = blocks.size();
-    std::vector<extent> extents;
-    std::vector<std::optional<placement>> pins;
-    std::vector<std::pair<node_id, node_id>> edges;
-    for (std::size_t i = 0; i < n; ++i) {
-      extents.push_back({1, size_of[names[i]]});
-      pins.emplace_back();
-      for (std::size_t j = 0; j < i; ++j) edges.emplace_back(static_cast<node_id>(j), static_cast<node_id>(i));
-      for (std::size_t j = 0; j < b; ++j) edges.emplace_back(static_cast<node_id>(i), static_cast<node_id>(n + j));
-    }
-    for (const placed_neighbor& blk : blocks) {
-      extents.push_back(blk.size);
-      pins.emplace_back(blk.at);
-    }
-    const interference_graph g = build_interference(n + b, edges);
-    const coloring_problem problem{g, extents, {}, pins};
-    for (const color_options& o : opt_.variants) obs.best_of_n(memory_type::dram, name(o));
-    const coloring_result r = color_best_of(problem, detail::make_geometry<memory_type::dram>(m.tgt),
-                                            std::span<const color_options>(opt_.variants));
-    obs.score(memory_type::dram, r.peak);
-    space_report sr;
-    sr.memory = memory_type::dram;
-    sr.space = address_space::shared;
-    sr.iterations = 1;
-    sr.heuristic = name(r.options);
-    sr.peak = r.peak;
-    sr.nodes = n + b;
-    sr.edges = g.num_edges();
-    if (!r.complete()) {
-      std::vector<std::string> bad;
-      for (const unplaced_node& u : r.unplaced)
-        if (u.node < n) bad.push_back(names[u.node]);
-      throw allocation_error(rep.pass + ": " + cant_help_message(memory_type::dram, bad));
-    }
-    for (std::size_t i = 0; i < n; ++i) where.emplace(names[i], *r.placements[i]);
-    for (function& f : work.functions)
-      for (tensor& t : f.tensors)
-        if (t.memory == memory_type::dram && t.space == address_space::shared && !t.at) t.at = where.at(t.name);
-    obs.did_color(memory_type::dram, sr.heuristic);
-    sr.ok = true;
-    rep.functions.emplace_back("<module>", std::move(sr));
-    m = std::move(work);
-  }
-
   allocator_options opt_;
   Spill spill_;
 };
