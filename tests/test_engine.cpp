@@ -16,6 +16,7 @@
 #include <vector>
 
 #include <gca/engine/colorer.hpp>
+#include <gca/engine/linear_scan.hpp>
 #include <gca/error.hpp>
 #include <gca/geometry/concept.hpp>
 #include <gca/geometry/linear_dram.hpp>
@@ -467,6 +468,28 @@ TEST_CASE("colorer: random interval problems, all geometries, checked independen
     return extent{128, 4 * (1 + r() % 1500)};
   }, 25);
   run_random_colorings(registers(8), [](std::mt19937_64&) { return extent{1, 4}; }, 26);
+}
+
+TEST_CASE("linear_scan: pins that start inside a range are avoided; fixed pins are not checked against each other") {
+  // 0, 1: user pins that overlap in time and bytes (a conflict); 2, 3: fixed pins (placed together by an
+  // earlier pass) that overlap too but are trusted; 4, 5, 6: free nodes, placed by best fit in order of
+  // first point, each clear of every pin its range meets, including pin 3, which starts inside node 6.
+  live_range_table t;
+  const interval life[] = {{0, 10}, {5, 15}, {0, 10}, {2, 12}, {0, 20}, {12, 20}, {0, 3}};
+  for (const interval& i : life) t.add(i);
+  const std::vector<extent> ext{{1, 100}, {1, 100}, {1, 100}, {1, 100}, {1, 100}, {1, 100}, {1, 10}};
+  const std::vector<std::optional<placement>> pins{placement{0, 0}, placement{0, 50}, placement{0, 200},
+                                                   placement{0, 250}, std::nullopt, std::nullopt, std::nullopt};
+  const std::vector<std::uint8_t> fixed{0, 0, 1, 1, 0, 0, 0};
+  const coloring_result r = linear_scan(t, ext, pins, linear_dram(unbounded, 1), select_heuristic::best_fit, fixed);
+  CHECK(r.pinned_conflicts == std::vector<std::pair<node_id, node_id>>{{0, 1}});
+  CHECK(r.unplaced.empty());
+  CHECK(r.placements[4] == placement{0, 350});  // clear of [0, 150) and [200, 350)
+  CHECK(r.placements[5] == placement{0, 150});  // meets pin 1 and node 4 only: the 200-byte hole
+  CHECK(r.placements[6] == placement{0, 100});  // meets pins 0, 2, 3 (3 starts at 2) and node 4
+  // Without the flags every overlapping pair of pins is a conflict.
+  const coloring_result all = linear_scan(t, ext, pins, linear_dram(unbounded, 1), select_heuristic::best_fit);
+  CHECK(all.pinned_conflicts == std::vector<std::pair<node_id, node_id>>{{0, 1}, {2, 3}});
 }
 
 TEST_CASE("colorer: pins are placed first and kept; conflicts and illegal pins are reported") {

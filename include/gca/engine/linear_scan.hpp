@@ -5,10 +5,11 @@
 // is chosen by `engine_kind`). In the manner of Poletto and Sarkar's linear scan, nodes are visited in
 // order of the first point of their live range (ties by id) while an active list holds the placed nodes
 // whose ranges have not ended; each node is placed by the geometry's select against the active nodes its
-// range really meets (ranges may have holes). There is no graph and no simplify: O(n log n + n * (A + P))
-// for A the largest active list and P the pinned nodes, and quality that is usually close to the
-// colorer's on interval-like problems, worse where a global order matters. Pinned nodes take their place
-// first; every node keeps clear of the pins its range meets, whenever they start.
+// range really meets (ranges may have holes). There is no graph and no simplify: O(n log n + n * A + S)
+// for A the largest active list (pins included) and S the pins starting inside the nodes' ranges, and
+// quality that is usually close to the colorer's on interval-like problems, worse where a global order
+// matters. Pinned nodes take their place first; every node keeps clear of the pins its range meets,
+// whenever they start.
 #pragma once
 
 #include <algorithm>
@@ -46,12 +47,16 @@ inline bool ranges_meet(std::span<const interval> a, std::span<const interval> b
 
 /// Linear scan over `ranges` (one canonical live range per node). `pinned` may be empty. Reports like
 /// `color`: placements, unplaced nodes (sorted by id), pin conflicts, peak; `options.heuristic` is `h`.
+/// `fixed` (empty, or one flag per node) marks pins whose places were decided together (by an earlier
+/// colorer or another core): two fixed pins are never checked against each other, as in
+/// build_interference, so thousands of earlier placements cost no quadratic conflict scan.
 inline coloring_result linear_scan(const live_range_table& ranges, std::span<const extent> extents,
                                    std::span<const std::optional<placement>> pinned, geometry_ref geom,
-                                   select_heuristic h = select_heuristic::best_fit) {
+                                   select_heuristic h = select_heuristic::best_fit,
+                                   std::span<const std::uint8_t> fixed = {}) {
   const std::size_t n = ranges.num_nodes();
-  if (extents.size() != n || (!pinned.empty() && pinned.size() != n))
-    throw input_error("linear_scan: extents and pinned need one entry per node");
+  if (extents.size() != n || (!pinned.empty() && pinned.size() != n) || (!fixed.empty() && fixed.size() != n))
+    throw input_error("linear_scan: extents, pinned and fixed need one entry per node");
   coloring_result r;
   r.options = {h, simplify_order::priority_first};
   r.placements.assign(n, std::nullopt);
@@ -59,17 +64,18 @@ inline coloring_result linear_scan(const live_range_table& ranges, std::span<con
   r.stats.runs = 1;
   auto first = [&](node_id v) { return ranges.ranges(v).empty() ? program_point{0} : ranges.ranges(v).front().begin; };
   auto last = [&](node_id v) { return ranges.ranges(v).empty() ? program_point{0} : ranges.ranges(v).back().end; };
+  auto is_pin = [&](node_id v) { return !pinned.empty() && pinned[v].has_value(); };
+  auto is_fixed = [&](node_id v) { return !fixed.empty() && fixed[v] != 0; };
   std::vector<node_id> order(n);
   for (node_id v = 0; v < n; ++v) order[v] = v;
   // By first point; at the same point pinned nodes first, so they are active before anyone is placed.
-  auto is_pin = [&](node_id v) { return !pinned.empty() && pinned[v].has_value(); };
   std::stable_sort(order.begin(), order.end(), [&](node_id a, node_id b) {
     if (first(a) != first(b)) return first(a) < first(b);
     return is_pin(a) && !is_pin(b);
   });
-  // Pins are placed up front (illegal ones reported); they enter the active list when their range starts.
+  // Pins are placed up front (illegal ones reported); they enter an active list when their range starts.
   for (node_id v = 0; v < n; ++v) {
-    if (pinned.empty() || !pinned[v]) continue;
+    if (!is_pin(v)) continue;
     if (geom.legal(extents[v], *pinned[v])) {
       r.placements[v] = pinned[v];
       ++r.stats.pinned;
@@ -77,38 +83,46 @@ inline coloring_result linear_scan(const live_range_table& ranges, std::span<con
       r.unplaced.push_back({v, unplaced_reason::pinned_illegal});
     }
   }
-  std::vector<node_id> pins;  // pinned nodes by first point
+  std::vector<node_id> pins;  // legal pins in `order`: the ones visited so far are a prefix
   for (node_id v : order)
-    if (is_pin(v)) pins.push_back(v);
-  std::vector<node_id> active;
+    if (is_pin(v) && r.placements[v]) pins.push_back(v);
+  std::size_t started_pins = 0;
+  // Active lists (ranges not yet ended): placed nodes, user pins, fixed pins.
+  std::vector<node_id> active, active_user, active_fixed;
   std::vector<placed_neighbor> nbrs;
+  auto meets = [&](node_id u, std::span<const interval> rv) { return detail::ranges_meet(rv, ranges.ranges(u)); };
   for (node_id v : order) {
     const program_point start = first(v);
-    std::erase_if(active, [&](node_id u) { return last(u) <= start; });
+    auto ended = [&](node_id u) { return last(u) <= start; };
+    std::erase_if(active, ended);
+    std::erase_if(active_user, ended);
+    std::erase_if(active_fixed, ended);
     const auto rv = ranges.ranges(v);
     if (is_pin(v)) {
       if (!r.placements[v]) continue;  // illegal pin, reported
-      for (node_id u : active)
-        if (!pinned.empty() && pinned[u] && r.placements[u] && detail::ranges_meet(rv, ranges.ranges(u)) &&
-            geom.overlaps(extents[v], *r.placements[v], extents[u], *r.placements[u]))
-          r.pinned_conflicts.emplace_back(std::min(u, v), std::max(u, v));
-      active.push_back(v);
+      ++started_pins;
+      auto check = [&](const std::vector<node_id>& against) {
+        for (node_id u : against)
+          if (meets(u, rv) && geom.overlaps(extents[v], *r.placements[v], extents[u], *r.placements[u]))
+            r.pinned_conflicts.emplace_back(std::min(u, v), std::max(u, v));
+      };
+      check(active_user);
+      if (!is_fixed(v)) check(active_fixed);
+      (is_fixed(v) ? active_fixed : active_user).push_back(v);
       continue;
     }
     if (!geom.fits(extents[v])) {
       r.unplaced.push_back({v, unplaced_reason::does_not_fit});
       continue;
     }
-    // Placed neighbors: the active ones that meet v, and every pin that meets v, including pins whose
-    // range starts after v's (a pin's place is known from the start, so v must keep clear of it).
+    // Placed neighbors: the active nodes and pins that meet v, and the pins that start inside v's range
+    // (a pin's place is known from the start, so v must keep clear of it).
     nbrs.clear();
-    for (node_id u : active)
-      if (!is_pin(u) && r.placements[u] && detail::ranges_meet(rv, ranges.ranges(u)))
-        nbrs.push_back({extents[u], *r.placements[u]});
-    for (node_id u : pins) {
-      if (first(u) >= last(v)) break;
-      if (r.placements[u] && detail::ranges_meet(rv, ranges.ranges(u))) nbrs.push_back({extents[u], *r.placements[u]});
-    }
+    for (const std::vector<node_id>* list : {&active, &active_user, &active_fixed})
+      for (node_id u : *list)
+        if (meets(u, rv)) nbrs.push_back({extents[u], *r.placements[u]});
+    for (std::size_t k = started_pins; k < pins.size() && first(pins[k]) < last(v); ++k)
+      if (meets(pins[k], rv)) nbrs.push_back({extents[pins[k]], *r.placements[pins[k]]});
     r.placements[v] = geom.select(extents[v], nbrs, h);
     if (!r.placements[v]) {
       r.unplaced.push_back({v, unplaced_reason::no_free_position});
@@ -127,8 +141,8 @@ inline coloring_result linear_scan(const live_range_table& ranges, std::span<con
 template <GeometryPolicy Geometry>
 coloring_result linear_scan(const live_range_table& ranges, std::span<const extent> extents,
                             std::span<const std::optional<placement>> pinned, const Geometry& geom,
-                            select_heuristic h = select_heuristic::best_fit) {
-  return linear_scan(ranges, extents, pinned, geometry_ref(geom), h);
+                            select_heuristic h = select_heuristic::best_fit, std::span<const std::uint8_t> fixed = {}) {
+  return linear_scan(ranges, extents, pinned, geometry_ref(geom), h, fixed);
 }
 
 }  // namespace gca

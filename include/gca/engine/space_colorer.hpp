@@ -252,21 +252,22 @@ space_attempt color_space(const linearized_function& lf, const space_filter& fil
     add_everywhere(no_tensor, {1, block_bytes}, std::nullopt);
   }
   for (const placed_neighbor& b : blockers) add_everywhere(no_tensor, b.size, b.at);
-  if (engine == engine_kind::linear_scan) {  // the `lsa` family: no graph, no coalescing
-    a.ranges = std::move(table);
-    obs.best_of_n(filter.memory, "linear-scan/best-fit");
-    a.result = linear_scan(a.ranges, a.extents, a.pins, geom, select_heuristic::best_fit);
-    obs.score(filter.memory, a.result->peak);
-    return a;
-  }
   // Places decided by an earlier colorer or another core are consistent by construction: no edges among
   // them. User pins keep theirs, so two pins that overlap while both live are still reported.
-  auto build = [&] {
+  auto fixed_flags = [&] {
     std::vector<std::uint8_t> fixed(a.pins.size(), 0);
     for (node_id v = 0; v < a.pins.size(); ++v)
       fixed[v] = a.pins[v] && !(a.node_tensor[v] != no_tensor && f.tensors[a.node_tensor[v]].pinned) ? 1 : 0;
-    a.graph.emplace(build_interference(table, fixed));
+    return fixed;
   };
+  if (engine == engine_kind::linear_scan) {  // the `lsa` family: no graph, no coalescing
+    a.ranges = std::move(table);
+    obs.best_of_n(filter.memory, "linear-scan/best-fit");
+    a.result = linear_scan(a.ranges, a.extents, a.pins, geom, select_heuristic::best_fit, fixed_flags());
+    obs.score(filter.memory, a.result->peak);
+    return a;
+  }
+  auto build = [&] { a.graph.emplace(build_interference(table, fixed_flags())); };
   build();
   if (find_partners(a, lf, filter, geom, table)) build();  // again, over the coalesced nodes
   // Interval order: placing ranges by their first point colors an interval graph optimally, and it is a
