@@ -1,8 +1,12 @@
 // bench_pack — gca's DSA packing (interference sweep + best-of-n Chaitin–Briggs over linear DRAM) against
 // the size-descending best-fit baseline (TFLite/XLA style, benchmarks/dsa_baseline.hpp), on the shared
 // DSA files. Counters per file: buffers, max_live, peak (of that run's algorithm), baseline_peak,
-// over_max_live_pct. Remake the table of docs/ENGINE.md with:
-//   build/benchmarks/bench-pack --benchmark_counters_tabular=true
+// over_max_live_pct. `--trace FILE` (repeatable) adds more DSA files, e.g. a generated large trace;
+// `--threads T` runs best-of-n on T threads (default: one per hardware thread, as gca-pack does).
+// Remake the tables of docs/ENGINE.md and docs/PERFORMANCE.md with:
+//   build/examples/gca-gen --trace 62000 > /tmp/trace62k.csv
+//   build/benchmarks/bench-pack --trace /tmp/trace62k.csv --benchmark_format=json > /tmp/b.json
+//   python3 benchmarks/engine_table.py /tmp/b.json
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
@@ -10,6 +14,7 @@
 #include <filesystem>
 #include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <gca/engine/colorer.hpp>
@@ -21,6 +26,8 @@
 
 namespace {
 
+unsigned threads = 0;
+
 gca::coloring_result pack(const gca::dsa_problem& p) {
   const gca::live_range_table live = gca::to_live_ranges(p);
   const gca::interference_graph g = gca::build_interference(live);
@@ -30,7 +37,8 @@ gca::coloring_result pack(const gca::dsa_problem& p) {
     extents.push_back({1, p.buffers[v].size});
     priority.push_back(static_cast<double>(p.buffers[v].size) * static_cast<double>(live.live_length(v)));
   }
-  return gca::color_best_of({.graph = g, .extents = extents, .priority = priority}, gca::linear_dram(gca::unbounded, 1));
+  return gca::color_best_of({.graph = g, .extents = extents, .priority = priority}, gca::linear_dram(gca::unbounded, 1),
+                            threads);
 }
 
 void set_counters(benchmark::State& state, const gca::dsa_problem& p, std::uint64_t peak, std::uint64_t base,
@@ -51,6 +59,19 @@ int main(int argc, char** argv) {
     for (const auto& e : std::filesystem::directory_iterator(root / sub))
       if (e.path().extension() == ".csv") files.push_back(e.path());
   std::sort(files.begin(), files.end());
+  // Our own options, removed before Google Benchmark sees the rest.
+  int kept = 1;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if ((a == "--trace" || a == "--threads") && i + 1 < argc) {
+      if (a == "--trace") files.emplace_back(argv[++i]);
+      else threads = static_cast<unsigned>(std::stoul(argv[++i]));
+    } else {
+      argv[kept++] = argv[i];
+    }
+  }
+  argc = kept;
+  if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
   for (const auto& f : files) {
     const auto p = std::make_shared<gca::dsa_problem>(gca::read_dsa_csv_file(f.string()));
     const std::uint64_t lower = gca::max_live(*p);

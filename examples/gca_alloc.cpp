@@ -2,13 +2,15 @@
 //
 //   gca-alloc [-O1|-O2|-O3|-O6] [--target trn1|trn2|trn3] [--disable-dram-allocation]
 //             [--disable-dram-rotation] [--memory-analysis-after PASS,...] [--print-pipeline]
-//             [--emit-ir FILE] [--json FILE] [--svg FILE] [--verify] [--timeout SECONDS] [-v] FILE.gca
+//             [--emit-ir FILE] [--json FILE] [--svg FILE] [--verify] [--timeout SECONDS] [-v]
+//             [--allocator coloring|lsa] [--threads N] FILE.gca
 //   gca-alloc --check FILE     parse and run the static def/use check only
 //   gca-alloc --print FILE     print the canonical form only
 //
 // Runs the pre-codegen pipeline of the optlevel (default 2), then the post-link pipeline, skipping the
 // passes gca does not implement (one line each under -v). Exit status: 0 done, 1 bad input or usage,
-// 2 watchdog ("GCA is taking too long"), 3 allocation impossible.
+// 2 watchdog ("GCA is taking too long"), 3 allocation impossible. --threads N bounds the threads the
+// allocators use (0, the default: one per hardware thread); the output does not depend on it.
 #include <chrono>
 #include <cstdlib>
 #include <fstream>
@@ -28,7 +30,7 @@ int usage(std::ostream& os) {
   os << "usage: gca-alloc [-O1|-O2|-O3|-O6] [--target trn1|trn2|trn3] [--disable-dram-allocation]\n"
         "                 [--disable-dram-rotation] [--memory-analysis-after PASS,...] [--print-pipeline]\n"
         "                 [--emit-ir FILE] [--json FILE] [--svg FILE] [--verify] [--timeout SECONDS] [-v]\n"
-        "                 [--allocator coloring|lsa]\n"
+        "                 [--allocator coloring|lsa] [--threads N]\n"
         "                 FILE.gca\n"
         "       gca-alloc --check FILE.gca\n"
         "       gca-alloc --print FILE.gca\n";
@@ -40,6 +42,7 @@ struct cli {
   std::string target, emit_ir, json, svg, file;
   bool print_pipeline = false, verify = false, verbose = false, check_only = false, print_only = false;
   double timeout = 2700;
+  unsigned threads = 0;
 };
 
 bool write_file(const std::string& path, const std::string& text) {
@@ -93,6 +96,15 @@ int main(int argc, char** argv) {
         std::cerr << "gca-alloc: --timeout needs a positive number of seconds, not '" << v << "'\n";
         return usage(std::cerr);
       }
+    } else if (a == "--threads") {
+      const std::string v = value("a number");
+      char* end = nullptr;
+      const unsigned long n = std::strtoul(v.c_str(), &end, 10);
+      if (end == v.c_str() || *end != '\0' || n > 1024 || v[0] == '-') {
+        std::cerr << "gca-alloc: --threads needs a number from 0 to 1024, not '" << v << "'\n";
+        return usage(std::cerr);
+      }
+      c.threads = static_cast<unsigned>(n);
     } else if (a == "-v") {
       c.verbose = true;
     } else if (a == "--check") {
@@ -164,6 +176,7 @@ int main(int argc, char** argv) {
 
   gca::pass_options popt;
   popt.alloc.timeout_seconds = c.timeout;
+  popt.alloc.threads = c.threads;
   if (c.pipeline.allocator == "lsa") popt.alloc.engine = gca::engine_kind::linear_scan;
   popt.log = c.verbose ? &std::cerr : nullptr;
   gca::run_options ropt{true, c.verbose ? &std::cerr : nullptr};

@@ -1,14 +1,18 @@
 #!/usr/bin/env bash
-# scale.sh [POINTS...]: generates kernels with gca-gen and times gca-alloc at -O2 and -O6 (wall time and
-# peak resident memory from /usr/bin/time), printing a Markdown table for docs/PERFORMANCE.md.
+# scale.sh [--matmuls M] [POINTS...]: generates kernels with gca-gen and times gca-alloc at -O2 and -O6
+# (wall time and peak resident memory from /usr/bin/time), printing a Markdown table for
+# docs/PERFORMANCE.md. --matmuls M is passed to gca-gen (matmuls per contraction step: more points per
+# tensor; 90 gives about 10 points per tensor).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+gen_args=()
+if [ "${1:-}" = "--matmuls" ]; then gen_args=(--matmuls "$2"); shift 2; fi
 sizes=("$@"); [ ${#sizes[@]} -gt 0 ] || sizes=(1000 10000 100000 1000000)
 tmp=$(mktemp -d)
 echo "| points | tensors | -O2 time | -O2 peak RSS | -O6 time | -O6 peak RSS |"
 echo "|---:|---:|---:|---:|---:|---:|"
 for n in "${sizes[@]}"; do
-  build/examples/gca-gen --points "$n" > "$tmp/k.gca"
+  build/examples/gca-gen --points "$n" "${gen_args[@]}" > "$tmp/k.gca"
   tensors=$(grep -c '^  tensor ' "$tmp/k.gca")
   row="| $n | $tensors"
   for level in -O2 -O6; do

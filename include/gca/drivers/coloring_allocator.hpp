@@ -44,7 +44,8 @@ namespace gca {
 struct allocator_options {
   double timeout_seconds = 2700;                                 // the watchdog ("GCA is taking too long")
   std::vector<color_options> variants = default_variants(true);  // best-of-n heuristics
-  unsigned threads = 0;  // functions colored at once by core-local passes (0: one per hardware thread)
+  unsigned threads = 0;  // threads of core-local passes (0: one per hardware thread): functions colored at
+                         // once, and the best-of-n variants of a space when there are fewer functions
   engine_kind engine = engine_kind::chaitin_briggs;  // --allocator lsa: engine_kind::linear_scan
 };
 
@@ -162,9 +163,15 @@ void allocate_functions(module& m, pass_report& rep, space_filter filter, bool p
   const std::size_t n = work.functions.size();
   std::vector<std::optional<space_report>> reports(n);
   std::vector<std::exception_ptr> errors(n);
+  // Functions run in parallel only before linking and without a user observer (below); the threads a
+  // function does not get go to its best-of-n variants.
+  constexpr bool quiet_observer = std::is_same_v<Observer, null_observer>;
+  const unsigned hw = thread_count(opt.threads);
+  const unsigned threads = post_link || !quiet_observer ? 1u : static_cast<unsigned>(std::min<std::size_t>(n, hw));
+  const unsigned variant_threads = std::max(1u, hw / std::max(1u, threads));
   auto one = [&](std::size_t k, auto& observer) {
     try {
-      space_options so{opt.variants, deadline, {}, opt.engine};
+      space_options so{opt.variants, deadline, {}, opt.engine, variant_threads};
       if (post_link) so.blockers = dram_blockers(work, k);
       linearized_function lf = linearize(work.functions[k], Linearization{});
       space_report r = allocate_space(lf, m.tgt, filter, geom, spill, observer, so);
@@ -179,10 +186,9 @@ void allocate_functions(module& m, pass_report& rep, space_filter filter, bool p
   // only its own slots, and the first error in function order wins, so the result is the serial one. A
   // user observer sees a serial run (its calls stay in order); after linking each function's blockers
   // depend on the ones before it, so that is serial too.
-  const unsigned threads = static_cast<unsigned>(std::min<std::size_t>(n, thread_count(opt.threads)));
   bool done = false;
-  if constexpr (std::is_same_v<Observer, null_observer>) {
-    if (!post_link && threads > 1) {
+  if constexpr (quiet_observer) {
+    if (threads > 1) {
       std::atomic<std::size_t> next{0};
       std::vector<std::thread> pool;
       for (unsigned t = 0; t < threads; ++t)
@@ -393,7 +399,7 @@ class basic_coloring_allocator_with_loop {
     rep.pass = std::string(pass_name);
     const auto deadline = detail::deadline_after(opt_.timeout_seconds);
     module work = m;
-    const space_options so{opt_.variants, deadline, {}, opt_.engine};
+    const space_options so{opt_.variants, deadline, {}, opt_.engine, detail::thread_count(opt_.threads)};
     for (function& f : work.functions) {
       linearized_function lf = linearize(f, flattened_loops{});
       space_report p = allocate_space(lf, m.tgt, space_filter{memory_type::psum, address_space::local},

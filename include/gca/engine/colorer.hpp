@@ -207,10 +207,14 @@ inline bool better_result(const coloring_problem& p, const coloring_result& a, c
 
 }  // namespace detail
 
+/// Graphs smaller than this (nodes + edges) are colored on one thread whatever `threads` says.
+inline constexpr std::size_t parallel_threshold = 20000;
+
 /// The best-of-n loop: runs `color` once per variant and keeps the best score (see
 /// detail::better_result; ties keep the earlier variant). `result.options` names the winner and
 /// `result.stats.runs` the number of runs. The geometry's simplify weights are computed once for all
-/// variants. With `threads` > 1 the variants run on that many threads at once (each writes only its own
+/// variants. With `threads` > 1 (and a graph of at least parallel_threshold nodes + edges) the variants
+/// run on that many threads at once (each writes only its own
 /// result, and the winner is chosen in variant order afterwards, so the answer does not depend on the
 /// thread count or timing). Throws input_error if `variants` is empty.
 inline coloring_result color_best_of(const coloring_problem& p, geometry_ref geom,
@@ -229,7 +233,9 @@ inline coloring_result color_best_of(const coloring_problem& p, geometry_ref geo
       }
     }
   };
-  const std::size_t workers = std::min<std::size_t>(std::max(threads, 1u), variants.size());
+  // A thread costs tens of microseconds to start: small graphs are colored faster on one.
+  const bool worth_it = p.graph.num_nodes() + p.graph.num_edges() >= parallel_threshold;
+  const std::size_t workers = worth_it ? std::min<std::size_t>(std::max(threads, 1u), variants.size()) : 1;
   if (workers > 1) {
     std::vector<std::thread> pool;
     for (std::size_t t = 1; t < workers; ++t) pool.emplace_back(run, t, workers);

@@ -192,12 +192,13 @@ inline bool find_partners(space_attempt& a, const linearized_function& lf, const
 
 /// One pass through the fixpoint head for memory `filter` (the linearized function must be numbered).
 /// `blockers` are fixed extents live at every point (another core's memory, after linking); they must
-/// not overlap each other. They become graph nodes with `node_web == no_web`.
+/// not overlap each other. They become graph nodes with `node_web == no_web`. `threads`: best-of-n
+/// variants colored at once.
 template <class Observer>
 space_attempt color_space(const linearized_function& lf, const space_filter& filter, geometry_ref geom,
                           std::span<const color_options> variants, Observer& obs,
                           std::span<const placed_neighbor> blockers = {},
-                          engine_kind engine = engine_kind::chaitin_briggs) {
+                          engine_kind engine = engine_kind::chaitin_briggs, unsigned threads = 1) {
   space_attempt a;
   const function& f = lf.work();
   a.live = analyze_liveness(lf);  // first defs, last uses, loads, memloc_split, live ranges, costs
@@ -277,7 +278,7 @@ space_attempt color_space(const linearized_function& lf, const space_filter& fil
   a.ranges = std::move(table);
   const coloring_problem problem{*a.graph, a.extents, a.costs, a.pins, a.priority};
   for (const color_options& o : variants) obs.best_of_n(filter.memory, name(o));
-  a.result = color_best_of(problem, geom, variants);  // simplify + select, best-of-n
+  a.result = color_best_of(problem, geom, variants, threads);  // simplify + select, best-of-n
   obs.score(filter.memory, a.result->peak);
   return a;
 }

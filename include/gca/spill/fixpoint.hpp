@@ -37,6 +37,7 @@ struct space_options {
   std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max();
   std::vector<placed_neighbor> blockers;  // fixed, live everywhere (other cores' memory); must not overlap
   engine_kind engine = engine_kind::chaitin_briggs;  // the coloring plane, or the `lsa` family
+  unsigned threads = 1;  // best-of-n variants colored at once (the result does not depend on it)
 };
 
 struct space_report {
@@ -89,7 +90,7 @@ space_report allocate_space(linearized_function& lf, const target& tgt, const sp
     if (std::chrono::steady_clock::now() > opt.deadline) throw timeout_error();
     ++rep.iterations;
     lf.renumber_locations();
-    space_attempt a = color_space(lf, filter, geom, opt.variants, obs, opt.blockers, opt.engine);
+    space_attempt a = color_space(lf, filter, geom, opt.variants, obs, opt.blockers, opt.engine, opt.threads);
     rep.heuristic = name(a.result->options);
     rep.peak = a.result->peak;
     rep.nodes = a.result->stats.nodes;
