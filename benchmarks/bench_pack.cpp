@@ -1,5 +1,5 @@
-// bench_pack — gca's DSA packing (interference sweep + best-of-n Chaitin–Briggs over linear DRAM) against
-// the size-descending best-fit baseline (TFLite/XLA style, benchmarks/dsa_baseline.hpp), on the shared
+// bench_pack — gca's DSA packing (interference sweep + best-of-n Chaitin–Briggs over linear DRAM) and the
+// `lsa` family's linear scan (engine/linear_scan.hpp) against the size-descending best-fit baseline (TFLite/XLA style, benchmarks/dsa_baseline.hpp), on the shared
 // DSA files. Counters per file: buffers, max_live, peak (of that run's algorithm), baseline_peak,
 // over_max_live_pct. `--trace FILE` (repeatable) adds more DSA files, e.g. a generated large trace;
 // `--threads T` runs best-of-n on T threads (default: one per hardware thread, as gca-pack does).
@@ -18,6 +18,7 @@
 #include <vector>
 
 #include <gca/engine/colorer.hpp>
+#include <gca/engine/linear_scan.hpp>
 #include <gca/geometry/linear_dram.hpp>
 #include <gca/graph/interference.hpp>
 #include <gca/io/dsa_csv.hpp>
@@ -39,6 +40,14 @@ gca::coloring_result pack(const gca::dsa_problem& p) {
   }
   return gca::color_best_of({.graph = g, .extents = extents, .priority = priority}, gca::linear_dram(gca::unbounded, 1),
                             threads);
+}
+
+/// The `lsa` family on the same problem: linear scan over the live ranges, best fit, no graph.
+gca::coloring_result pack_lsa(const gca::dsa_problem& p) {
+  const gca::live_range_table live = gca::to_live_ranges(p);
+  std::vector<gca::extent> extents;
+  for (const gca::dsa_buffer& b : p.buffers) extents.push_back({1, b.size});
+  return gca::linear_scan(live, extents, {}, gca::linear_dram(gca::unbounded, 1));
 }
 
 void set_counters(benchmark::State& state, const gca::dsa_problem& p, std::uint64_t peak, std::uint64_t base,
@@ -88,6 +97,14 @@ int main(int argc, char** argv) {
       }
       set_counters(state, *p, peak, base, lower);
       state.SetLabel(winner);
+    })->Unit(benchmark::kMillisecond);
+    benchmark::RegisterBenchmark(("lsa/" + name).c_str(), [p, lower, base](benchmark::State& state) {
+      std::uint64_t peak = 0;
+      for (auto _ : state) {
+        peak = pack_lsa(*p).peak;
+        benchmark::DoNotOptimize(peak);
+      }
+      set_counters(state, *p, peak, base, lower);
     })->Unit(benchmark::kMillisecond);
     benchmark::RegisterBenchmark(("baseline/" + name).c_str(), [p, lower, base](benchmark::State& state) {
       std::uint64_t peak = 0;

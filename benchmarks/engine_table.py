@@ -21,8 +21,8 @@ for b in json.load(open(sys.argv[1]))["benchmarks"]:
     kind, file = name.split("/", 1)
     rows.setdefault(file, {})[kind] = b
 print("| file | buffers | max-live | baseline peak (over max-live) | gca peak (over max-live) "
-      "| winning variant | gca time | baseline time | time ratio |")
-print("|---|---:|---:|---:|---:|---|---:|---:|---:|")
+      "| winning variant | gca time | baseline time | time ratio | lsa peak (over max-live) | lsa time |")
+print("|---|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|")
 for file, r in rows.items():
     g, bl = r["gca"], r["baseline"]
     ml = g["max_live"]
@@ -30,4 +30,6 @@ for file, r in rows.items():
     ratio = g["real_time"] / bl["real_time"] if bl["real_time"] > 0 else float("inf")
     print(f"| {file} | {int(g['buffers'])} | {int(ml):,} | {int(bl['peak']):,} (+{pct(bl['peak']):.2f} %) "
           f"| {int(g['peak']):,} (+{pct(g['peak']):.2f} %) | {g.get('label', '')} "
-          f"| {g['real_time']:.1f} ms | {bl['real_time']:.1f} ms | {ratio:.2f} |")
+          f"| {g['real_time']:.1f} ms | {bl['real_time']:.1f} ms | {ratio:.2f} ", end="")
+    ls = r.get("lsa")
+    print(f"| {int(ls['peak']):,} (+{pct(ls['peak']):.2f} %) | {ls['real_time']:.1f} ms |" if ls else "| | |")

@@ -14,8 +14,11 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <functional>
 #include <optional>
+#include <queue>
 #include <span>
+#include <utility>
 #include <string_view>
 #include <vector>
 
@@ -87,16 +90,34 @@ inline coloring_result linear_scan(const live_range_table& ranges, std::span<con
   for (node_id v : order)
     if (is_pin(v) && r.placements[v]) pins.push_back(v);
   std::size_t started_pins = 0;
-  // Active lists (ranges not yet ended): placed nodes, user pins, fixed pins.
+  // Active lists (ranges not yet ended): placed nodes, user pins, fixed pins. Entries leave when their
+  // range ends, found through a min-heap of ends (not by scanning the lists per node: a pass whose
+  // earlier placements include tens of thousands of always-live tensors made that quadratic), and are
+  // swap-removed, so each list's order is arbitrary; it only feeds select's neighbor set and conflicts
+  // (sorted below), never a decision by position.
   std::vector<node_id> active, active_user, active_fixed;
+  std::vector<std::vector<node_id>*> list_of(n, nullptr);
+  std::vector<std::size_t> slot(n, 0);
+  using ending = std::pair<program_point, node_id>;
+  std::priority_queue<ending, std::vector<ending>, std::greater<>> ends;
+  auto activate = [&](std::vector<node_id>& list, node_id v) {
+    list_of[v] = &list;
+    slot[v] = list.size();
+    list.push_back(v);
+    ends.emplace(last(v), v);
+  };
   std::vector<placed_neighbor> nbrs;
   auto meets = [&](node_id u, std::span<const interval> rv) { return detail::ranges_meet(rv, ranges.ranges(u)); };
   for (node_id v : order) {
     const program_point start = first(v);
-    auto ended = [&](node_id u) { return last(u) <= start; };
-    std::erase_if(active, ended);
-    std::erase_if(active_user, ended);
-    std::erase_if(active_fixed, ended);
+    while (!ends.empty() && ends.top().first <= start) {
+      const node_id u = ends.top().second;
+      ends.pop();
+      std::vector<node_id>& list = *list_of[u];
+      list[slot[u]] = list.back();
+      slot[list[slot[u]]] = slot[u];
+      list.pop_back();
+    }
     const auto rv = ranges.ranges(v);
     if (is_pin(v)) {
       if (!r.placements[v]) continue;  // illegal pin, reported
@@ -108,7 +129,7 @@ inline coloring_result linear_scan(const live_range_table& ranges, std::span<con
       };
       check(active_user);
       if (!is_fixed(v)) check(active_fixed);
-      (is_fixed(v) ? active_fixed : active_user).push_back(v);
+      activate(is_fixed(v) ? active_fixed : active_user, v);
       continue;
     }
     if (!geom.fits(extents[v])) {
@@ -128,7 +149,7 @@ inline coloring_result linear_scan(const live_range_table& ranges, std::span<con
       r.unplaced.push_back({v, unplaced_reason::no_free_position});
       continue;
     }
-    active.push_back(v);
+    activate(active, v);
   }
   detail::sort_by_node(r.unplaced);
   std::sort(r.pinned_conflicts.begin(), r.pinned_conflicts.end());
