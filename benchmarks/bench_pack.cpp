@@ -85,7 +85,10 @@ int main(int argc, char** argv) {
     const auto p = std::make_shared<gca::dsa_problem>(gca::read_dsa_csv_file(f.string()));
     const std::uint64_t lower = gca::max_live(*p);
     const std::uint64_t base = gca_bench::baseline_best_fit(*p).peak;
-    const std::string name = f.parent_path().filename().string() + "/" + f.stem().string();
+    // Shared files are named by their folder (traces/, challenging/), --trace files as generated/.
+    const bool shared = f.parent_path().parent_path() == root;
+    const std::string name = (shared ? f.parent_path().filename().string() : std::string("generated")) + "/" +
+                             f.stem().string();
     benchmark::RegisterBenchmark(("gca/" + name).c_str(), [p, lower, base](benchmark::State& state) {
       std::uint64_t peak = 0;
       std::string winner;
