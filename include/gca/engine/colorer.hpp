@@ -105,59 +105,109 @@ inline void check_problem(const coloring_problem& p) {
 
 namespace detail {
 
-/// One run with the geometry's simplify weights already computed (shared by best-of-n's variants).
-inline coloring_result color_with(const coloring_problem& p, geometry_ref geom, const color_options& opt,
-                                  const simplify_weights& weights) {
+/// Phases 1 and 2, which do not depend on the variant: the roles, the pins' placements and conflicts,
+/// and the nodes reported before simplify.
+struct prepared_problem {
+  std::vector<node_role> roles;
+  std::vector<std::optional<placement>> placements;  // the legal pins
+  std::vector<unplaced_node> unplaced;                // illegal pins, nodes that fit nowhere
+  std::vector<std::pair<node_id, node_id>> pinned_conflicts;
+  std::size_t pinned = 0;
+};
+
+inline prepared_problem prepare(const coloring_problem& p, geometry_ref geom) {
   const interference_graph& g = p.graph;
   const std::size_t n = g.num_nodes();
-  coloring_result r;
-  r.options = opt;
-  r.placements.assign(n, std::nullopt);
-  r.stats.nodes = n;
-  r.stats.edges = g.num_edges();
-  r.stats.runs = 1;
-
-  std::vector<node_role> roles(n, node_role::normal);
-  std::vector<unplaced_node> unplaced;
+  prepared_problem q;
+  q.roles.assign(n, node_role::normal);
+  q.placements.assign(n, std::nullopt);
   // 1. Pins, in id order: a legal pin is placed as given (never moved), an illegal one is dropped and
   // reported. Conflicts between legal pins are reported but both keep their place: pins are facts.
   for (node_id v = 0; v < n; ++v) {
     if (p.pinned.empty() || !p.pinned[v]) continue;
     if (!geom.legal(p.extents[v], *p.pinned[v])) {
-      roles[v] = node_role::excluded;
-      unplaced.push_back({v, unplaced_reason::pinned_illegal});
+      q.roles[v] = node_role::excluded;
+      q.unplaced.push_back({v, unplaced_reason::pinned_illegal});
       continue;
     }
-    roles[v] = node_role::pinned;
-    r.placements[v] = p.pinned[v];
-    ++r.stats.pinned;
+    q.roles[v] = node_role::pinned;
+    q.placements[v] = p.pinned[v];
+    ++q.pinned;
   }
   for (node_id v = 0; v < n; ++v) {
-    if (roles[v] != node_role::pinned) continue;
+    if (q.roles[v] != node_role::pinned) continue;
     for (node_id u : g.neighbors(v))
-      if (u > v && roles[u] == node_role::pinned &&
-          geom.overlaps(p.extents[v], *r.placements[v], p.extents[u], *r.placements[u]))
-        r.pinned_conflicts.emplace_back(v, u);
+      if (u > v && q.roles[u] == node_role::pinned &&
+          geom.overlaps(p.extents[v], *q.placements[v], p.extents[u], *q.placements[u]))
+        q.pinned_conflicts.emplace_back(v, u);
   }
   // 2. Nodes that fit nowhere.
   for (node_id v = 0; v < n; ++v) {
-    if (roles[v] == node_role::normal && !geom.fits(p.extents[v])) {
-      roles[v] = node_role::excluded;
-      unplaced.push_back({v, unplaced_reason::does_not_fit});
+    if (q.roles[v] == node_role::normal && !geom.fits(p.extents[v])) {
+      q.roles[v] = node_role::excluded;
+      q.unplaced.push_back({v, unplaced_reason::does_not_fit});
     }
   }
-  // 3. + 4.
-  const simplify_result s = simplify(g, p.extents, std::span<const node_role>(roles), p.spill_costs,
-                                     p.priority, weights, opt.order);
+  return q;
+}
+
+/// Phase 3 for one simplify order.
+inline simplify_result simplify_prepared(const coloring_problem& p, const prepared_problem& q,
+                                         const simplify_weights& weights, simplify_order order) {
+  return simplify(p.graph, p.extents, std::span<const node_role>(q.roles), p.spill_costs, p.priority, weights,
+                  order);
+}
+
+/// Phase 4 (select with heuristic `opt.heuristic` over the stack `s` of order `opt.order`) and the result.
+inline coloring_result finish(const coloring_problem& p, geometry_ref geom, const color_options& opt,
+                              const prepared_problem& q, const simplify_result& s) {
+  const interference_graph& g = p.graph;
+  const std::size_t n = g.num_nodes();
+  coloring_result r;
+  r.options = opt;
+  r.placements = q.placements;
+  r.pinned_conflicts = q.pinned_conflicts;
+  r.stats.nodes = n;
+  r.stats.edges = g.num_edges();
+  r.stats.runs = 1;
+  r.stats.pinned = q.pinned;
   r.stats.optimistic = s.optimistic_count;
   select_result sel = select(g, p.extents, s, geom, opt.heuristic, r.placements);
   r.stats.trivial_failures = sel.trivial_failures;
+  std::vector<unplaced_node> unplaced = q.unplaced;
   unplaced.insert(unplaced.end(), sel.unplaced.begin(), sel.unplaced.end());
   sort_by_node(unplaced);
   r.unplaced = std::move(unplaced);
   for (node_id v = 0; v < n; ++v)
     if (r.placements[v]) r.peak = std::max(r.peak, geom.end(p.extents[v], *r.placements[v]));
   return r;
+}
+
+/// Runs `count` independent jobs job(0..count-1) on up to `threads` threads (1: in this thread, in
+/// order). Each job writes only its own slot; the first exception in job order is rethrown after all ran.
+template <class Job>
+void run_jobs(std::size_t count, std::size_t threads, Job&& job) {
+  std::vector<std::exception_ptr> errors(count);
+  auto run = [&](std::size_t first, std::size_t step) {
+    for (std::size_t i = first; i < count; i += step) {
+      try {
+        job(i);
+      } catch (...) {
+        errors[i] = std::current_exception();
+      }
+    }
+  };
+  const std::size_t workers = std::min(std::max<std::size_t>(threads, 1), count);
+  if (workers > 1) {
+    std::vector<std::thread> pool;
+    for (std::size_t t = 1; t < workers; ++t) pool.emplace_back(run, t, workers);
+    run(0, workers);
+    for (std::thread& t : pool) t.join();
+  } else {
+    run(0, 1);
+  }
+  for (const std::exception_ptr& e : errors)
+    if (e) std::rethrow_exception(e);
 }
 
 }  // namespace detail
@@ -167,7 +217,10 @@ inline coloring_result color_with(const coloring_problem& p, geometry_ref geom, 
 template <GeometryPolicy Geometry>
 coloring_result color(const coloring_problem& p, const Geometry& geom, const color_options& opt = {}) {
   detail::check_problem(p);
-  return detail::color_with(p, geometry_ref(geom), opt, make_simplify_weights(p.graph, p.extents, geom));
+  const geometry_ref ref(geom);
+  const detail::prepared_problem q = detail::prepare(p, ref);
+  const simplify_weights w = make_simplify_weights(p.graph, p.extents, geom);
+  return detail::finish(p, ref, opt, q, detail::simplify_prepared(p, q, w, opt.order));
 }
 
 /// The variants best-of-n tries by default: both heuristics with each simplify order (the caller's
@@ -212,43 +265,38 @@ inline constexpr std::size_t parallel_threshold = 20000;
 
 /// The best-of-n loop: runs `color` once per variant and keeps the best score (see
 /// detail::better_result; ties keep the earlier variant). `result.options` names the winner and
-/// `result.stats.runs` the number of runs. The geometry's simplify weights are computed once for all
-/// variants. With `threads` > 1 (and a graph of at least parallel_threshold nodes + edges) the variants
-/// run on that many threads at once (each writes only its own
-/// result, and the winner is chosen in variant order afterwards, so the answer does not depend on the
-/// thread count or timing). Throws input_error if `variants` is empty.
+/// `result.stats.runs` the number of runs. What does not depend on the variant is done once: the pins
+/// and the geometry's simplify weights for all variants, simplify once per distinct order (the two
+/// select heuristics of one order share its stack). With `threads` > 1 (and a graph of at least
+/// parallel_threshold nodes + edges) the orders, then the variants, run on that many threads at once;
+/// each writes only its own slot and the winner is chosen in variant order afterwards, so the answer
+/// does not depend on the thread count or timing. Throws input_error if `variants` is empty.
 inline coloring_result color_best_of(const coloring_problem& p, geometry_ref geom,
                                      std::span<const color_options> variants, unsigned threads = 1) {
   if (variants.empty()) throw input_error("color_best_of: no variant to run");
   detail::check_problem(p);
   const simplify_weights weights = geom.weights(p.graph, p.extents);
-  std::vector<std::optional<coloring_result>> results(variants.size());
-  std::vector<std::exception_ptr> errors(variants.size());
-  auto run = [&](std::size_t first, std::size_t step) {
-    for (std::size_t i = first; i < variants.size(); i += step) {
-      try {
-        results[i] = detail::color_with(p, geom, variants[i], weights);
-      } catch (...) {
-        errors[i] = std::current_exception();
-      }
-    }
-  };
+  const detail::prepared_problem q = detail::prepare(p, geom);
   // A thread costs tens of microseconds to start: small graphs are colored faster on one.
   const bool worth_it = p.graph.num_nodes() + p.graph.num_edges() >= parallel_threshold;
-  const std::size_t workers = worth_it ? std::min<std::size_t>(std::max(threads, 1u), variants.size()) : 1;
-  if (workers > 1) {
-    std::vector<std::thread> pool;
-    for (std::size_t t = 1; t < workers; ++t) pool.emplace_back(run, t, workers);
-    run(0, workers);
-    for (std::thread& t : pool) t.join();
-  } else {
-    run(0, 1);
-  }
-  std::size_t best = variants.size();
+  const std::size_t workers = worth_it ? threads : 1;
+  std::vector<simplify_order> orders;  // distinct, in variant order
+  std::vector<std::size_t> order_of(variants.size());
   for (std::size_t i = 0; i < variants.size(); ++i) {
-    if (errors[i]) std::rethrow_exception(errors[i]);
-    if (best == variants.size() || detail::better_result(p, *results[i], *results[best])) best = i;
+    const auto at = std::find(orders.begin(), orders.end(), variants[i].order);
+    order_of[i] = static_cast<std::size_t>(at - orders.begin());
+    if (at == orders.end()) orders.push_back(variants[i].order);
   }
+  std::vector<simplify_result> stacks(orders.size());
+  detail::run_jobs(orders.size(), workers,
+                   [&](std::size_t k) { stacks[k] = detail::simplify_prepared(p, q, weights, orders[k]); });
+  std::vector<std::optional<coloring_result>> results(variants.size());
+  detail::run_jobs(variants.size(), workers, [&](std::size_t i) {
+    results[i] = detail::finish(p, geom, variants[i], q, stacks[order_of[i]]);
+  });
+  std::size_t best = 0;
+  for (std::size_t i = 1; i < variants.size(); ++i)
+    if (detail::better_result(p, *results[i], *results[best])) best = i;
   results[best]->stats.runs = variants.size();
   return std::move(*results[best]);
 }
