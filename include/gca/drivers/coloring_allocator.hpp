@@ -12,7 +12,6 @@
 #pragma once
 
 #include <algorithm>
-#include <atomic>
 #include <chrono>
 #include <exception>
 #include <thread>
@@ -189,14 +188,10 @@ void allocate_functions(module& m, pass_report& rep, space_filter filter, bool p
   bool done = false;
   if constexpr (quiet_observer) {
     if (threads > 1) {
-      std::atomic<std::size_t> next{0};
-      std::vector<std::thread> pool;
-      for (unsigned t = 0; t < threads; ++t)
-        pool.emplace_back([&] {
-          null_observer quiet;
-          for (std::size_t k; (k = next.fetch_add(1)) < n;) one(k, quiet);
-        });
-      for (std::thread& t : pool) t.join();
+      run_jobs(n, threads, [&](std::size_t k) {
+        null_observer quiet;
+        one(k, quiet);
+      });
       done = true;
     }
   }

@@ -14,6 +14,7 @@
 #pragma once
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -184,12 +185,14 @@ inline coloring_result finish(const coloring_problem& p, geometry_ref geom, cons
 }
 
 /// Runs `count` independent jobs job(0..count-1) on up to `threads` threads (1: in this thread, in
-/// order). Each job writes only its own slot; the first exception in job order is rethrown after all ran.
+/// order); threads take the next job as they finish one, so jobs of different sizes balance. Each job
+/// writes only its own slot; the first exception in job order is rethrown after all ran.
 template <class Job>
 void run_jobs(std::size_t count, std::size_t threads, Job&& job) {
   std::vector<std::exception_ptr> errors(count);
-  auto run = [&](std::size_t first, std::size_t step) {
-    for (std::size_t i = first; i < count; i += step) {
+  std::atomic<std::size_t> next{0};
+  auto run = [&] {
+    for (std::size_t i; (i = next.fetch_add(1)) < count;) {
       try {
         job(i);
       } catch (...) {
@@ -198,14 +201,10 @@ void run_jobs(std::size_t count, std::size_t threads, Job&& job) {
     }
   };
   const std::size_t workers = std::min(std::max<std::size_t>(threads, 1), count);
-  if (workers > 1) {
-    std::vector<std::thread> pool;
-    for (std::size_t t = 1; t < workers; ++t) pool.emplace_back(run, t, workers);
-    run(0, workers);
-    for (std::thread& t : pool) t.join();
-  } else {
-    run(0, 1);
-  }
+  std::vector<std::thread> pool;
+  for (std::size_t t = 1; t < workers; ++t) pool.emplace_back(run);
+  run();
+  for (std::thread& t : pool) t.join();
   for (const std::exception_ptr& e : errors)
     if (e) std::rethrow_exception(e);
 }

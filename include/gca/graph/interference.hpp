@@ -64,13 +64,6 @@ class interference_graph {
 
   interference_graph() = default;
 
-  /// Builds from directed pairs sorted by (source, target) with no duplicates and no self loops, which
-  /// already contain both directions of every undirected edge. Use the `build_interference` builders.
-  interference_graph(std::size_t num_nodes, const std::vector<std::pair<node_id, node_id>>& sorted_arcs)
-      : graph_(boost::edges_are_sorted, sorted_arcs.begin(), sorted_arcs.end(),
-               static_cast<graph_type::vertices_size_type>(num_nodes),
-               static_cast<graph_type::edges_size_type>(sorted_arcs.size())) {}
-
   /// Builds from adjacency lists in CSR form: node v's neighbors are column[row_start[v] ..
   /// row_start[v + 1]), each list sorted by id, no duplicates, no self loops, every edge in both lists.
   interference_graph(std::span<const std::size_t> row_start, std::span<const node_id> column)
@@ -135,21 +128,47 @@ class interference_graph {
 
 namespace detail {
 
-/// Sorts arcs by (source, target) with two stable counting-sort passes (O(n + E), no comparison sort),
-/// then drops duplicates. Arcs must already be in range.
-inline void sort_unique_arcs(std::size_t n, std::vector<std::pair<node_id, node_id>>& arcs) {
-  std::vector<std::pair<node_id, node_id>> tmp(arcs.size());
-  std::vector<std::size_t> count(n + 1);
-  auto pass = [&](auto key, std::vector<std::pair<node_id, node_id>>& from,
-                  std::vector<std::pair<node_id, node_id>>& to) {
-    std::fill(count.begin(), count.end(), 0);
-    for (const auto& a : from) ++count[key(a) + 1];
-    for (std::size_t i = 1; i <= n; ++i) count[i] += count[i - 1];
-    for (const auto& a : from) to[count[key(a)]++] = a;
-  };
-  pass([](const auto& a) { return a.second; }, arcs, tmp);
-  pass([](const auto& a) { return a.first; }, tmp, arcs);
-  arcs.erase(std::unique(arcs.begin(), arcs.end()), arcs.end());
+/// The graph of the meetings `for_each_meeting(meet)` reports: it calls meet(u, v) once per meeting of
+/// two different nodes u, v < n (in any order, possibly several times), and is called twice: once to
+/// count each node's meetings, once to write them straight into CSR rows, so no edge list is materialized
+/// or reallocated (at millions of edges that, and its page faults, was most of the cost). One
+/// transposition then sorts every row at once: walking sources in increasing id and appending each to its
+/// targets' rows leaves every row sorted (the graph is symmetric, so the rows are the same); repeated
+/// meetings, now adjacent, are dropped in the same pass. O(n + E).
+template <class ForEachMeeting>
+interference_graph csr_from_meetings(std::size_t n, ForEachMeeting&& for_each_meeting) {
+  std::vector<std::size_t> row(n + 1, 0);
+  for_each_meeting([&](node_id u, node_id v) {
+    ++row[u + 1];
+    ++row[v + 1];
+  });
+  for (std::size_t v = 0; v < n; ++v) row[v + 1] += row[v];
+  std::vector<node_id> unsorted(row[n]);
+  {
+    std::vector<std::size_t> fill(row.begin(), row.end() - 1);
+    for_each_meeting([&](node_id u, node_id v) {
+      unsorted[fill[u]++] = v;
+      unsorted[fill[v]++] = u;
+    });
+  }
+  std::vector<node_id> column(row[n]);
+  {
+    std::vector<std::size_t> fill(row.begin(), row.end() - 1);
+    for (node_id v = 0; v < n; ++v)
+      for (std::size_t i = row[v]; i < row[v + 1]; ++i) column[fill[unsorted[i]]++] = v;
+  }
+  unsorted = {};
+  std::size_t w = 0, first = 0;
+  for (std::size_t v = 0; v < n; ++v) {
+    const std::size_t last = row[v + 1];
+    row[v] = w;
+    for (std::size_t i = first; i < last; ++i)
+      if (i == first || column[i] != column[i - 1]) column[w++] = column[i];
+    first = last;
+  }
+  row[n] = w;
+  column.resize(w);
+  return interference_graph(row, column);
 }
 
 }  // namespace detail
@@ -193,15 +212,13 @@ inline interference_graph build_interference(const live_range_table& live, std::
     return a.node < b.node;
   });
   // Active set with O(1) insert and erase (swap with the last); its order never reaches the output
-  // because every list is sorted afterwards.
+  // because every row is sorted afterwards.
   // Two active sets, free nodes [0] and fixed nodes [1]: a fixed node meets only the free ones.
-  // The sweep runs twice: once to count each node's meetings, once to write them into CSR rows, so no
-  // edge list is materialized or reallocated (at millions of edges that, and its page faults, was most
-  // of the cost).
+  // Nodes with several intervals may meet more than once; csr_from_meetings drops the repeats.
   constexpr std::size_t absent = std::numeric_limits<std::size_t>::max();
   std::vector<node_id> active[2];
   std::vector<std::size_t> slot(n, absent);
-  auto sweep = [&](auto&& meet) {
+  return detail::csr_from_meetings(n, [&](auto&& meet) {
     for (const event& e : events) {
       std::vector<node_id>& mine = active[is_fixed(e.node)];
       if (e.is_begin) {
@@ -219,42 +236,7 @@ inline interference_graph build_interference(const live_range_table& live, std::
         slot[e.node] = absent;
       }
     }
-  };
-  std::vector<std::size_t> row(n + 1, 0);
-  sweep([&](node_id u, node_id v) {
-    ++row[u + 1];
-    ++row[v + 1];
   });
-  for (std::size_t v = 0; v < n; ++v) row[v + 1] += row[v];
-  std::vector<node_id> unsorted(row[n]);
-  {
-    std::vector<std::size_t> fill(row.begin(), row.end() - 1);
-    sweep([&](node_id u, node_id v) {
-      unsorted[fill[u]++] = v;
-      unsorted[fill[v]++] = u;
-    });
-  }
-  // Sort every list at once by transposing: walking sources in increasing id and appending each source
-  // to its targets' lists leaves every list sorted (the graph is symmetric, so the rows are the same).
-  std::vector<node_id> column(row[n]);
-  {
-    std::vector<std::size_t> fill(row.begin(), row.end() - 1);
-    for (node_id v = 0; v < n; ++v)
-      for (std::size_t i = row[v]; i < row[v + 1]; ++i) column[fill[unsorted[i]]++] = v;
-  }
-  unsorted = {};
-  // Nodes with several intervals may meet more than once: drop repeats (adjacent in sorted lists).
-  std::size_t w = 0, first = 0;
-  for (std::size_t v = 0; v < n; ++v) {
-    const std::size_t last = row[v + 1];
-    row[v] = w;
-    for (std::size_t i = first; i < last; ++i)
-      if (i == first || column[i] != column[i - 1]) column[w++] = column[i];
-    first = last;
-  }
-  row[n] = w;
-  column.resize(w);
-  return interference_graph(row, column);
 }
 
 /// Interference from an explicit undirected edge list over nodes 0..num_nodes-1. Duplicate edges (in
@@ -263,18 +245,14 @@ inline interference_graph build_interference(std::size_t num_nodes,
                                              std::span<const std::pair<node_id, node_id>> edges) {
   if (num_nodes > std::numeric_limits<node_id>::max())
     throw input_error("build_interference: too many nodes for node_id");
-  std::vector<std::pair<node_id, node_id>> arcs;
-  arcs.reserve(2 * edges.size());
-  for (const auto& [u, v] : edges) {
+  for (const auto& [u, v] : edges)
     if (u >= num_nodes || v >= num_nodes)
       throw input_error("build_interference: edge (" + std::to_string(u) + ", " + std::to_string(v) +
                         ") names a node >= " + std::to_string(num_nodes));
-    if (u == v) continue;
-    arcs.emplace_back(u, v);
-    arcs.emplace_back(v, u);
-  }
-  detail::sort_unique_arcs(num_nodes, arcs);
-  return interference_graph(num_nodes, arcs);
+  return detail::csr_from_meetings(num_nodes, [&](auto&& meet) {
+    for (const auto& [u, v] : edges)
+      if (u != v) meet(u, v);
+  });
 }
 
 }  // namespace gca
