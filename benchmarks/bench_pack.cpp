@@ -62,7 +62,7 @@ void set_counters(benchmark::State& state, const gca::dsa_problem& p, std::uint6
 }  // namespace
 
 int main(int argc, char** argv) {
-  const std::filesystem::path root = std::filesystem::path(GCA_SHARED_DIR) / "data" / "dsa";
+  const std::filesystem::path root = std::filesystem::path(GCA_DATA_DIR) / "dsa";
   std::vector<std::filesystem::path> files;
   for (const char* sub : {"traces", "challenging"})
     for (const auto& e : std::filesystem::directory_iterator(root / sub))

@@ -35,7 +35,7 @@ int main(int argc, char** argv) {
   std::printf("| file | buffers | max-live | fits | peak | search time | nodes | restarts | MiniMalloc time |\n");
   std::printf("|---|---:|---:|---|---:|---:|---:|---:|---:|\n");
   for (const row& r : rows) {
-    const std::string path = std::string(GCA_SHARED_DIR) + "/data/dsa/challenging/" + r.name + ".1048576.csv";
+    const std::string path = std::string(GCA_DATA_DIR) + "/dsa/challenging/" + r.name + ".1048576.csv";
     const gca::dsa_problem p = gca::read_dsa_csv_file(path);
     const gca::interference_graph g = gca::build_interference(gca::to_live_ranges(p));
     std::vector<gca::extent> ext;

@@ -597,7 +597,7 @@ TEST_CASE("quality: DIMACS register-allocation graphs reach their chromatic numb
     const std::string name = file.first;  // no structured binding: clang 14 cannot capture one
     const std::uint64_t chi = file.second;
     CAPTURE(name);
-    const dimacs_graph d = read_dimacs_file(std::string(GCA_SHARED_DIR) + "/data/dimacs/" + name + ".col");
+    const dimacs_graph d = read_dimacs_file(std::string(GCA_DATA_DIR) + "/dimacs/" + name + ".col");
     const interference_graph g = build_interference(d.vertices, d.edges);
     const std::vector<extent> ex(d.vertices, extent{1, 4});
     const coloring_result r = color_best_of({.graph = g, .extents = ex}, registers(unbounded));
@@ -613,7 +613,7 @@ TEST_CASE("quality: DIMACS register-allocation graphs reach their chromatic numb
 TEST_CASE("quality: DSA traces no worse than size-descending best fit and within 0.5% of max-live") {
   for (const char* name : {"G_1", "resnet50"}) {
     CAPTURE(name);
-    const dsa_problem p = read_dsa_csv_file(std::string(GCA_SHARED_DIR) + "/data/dsa/traces/" + name + ".csv");
+    const dsa_problem p = read_dsa_csv_file(std::string(GCA_DATA_DIR) + "/dsa/traces/" + name + ".csv");
     const live_range_table live = to_live_ranges(p);
     const interference_graph g = build_interference(live);
     std::vector<extent> ex;

@@ -202,7 +202,7 @@ TEST_CASE("search: the challenging DSA files fit within their capacity") {
   for (const char* name : {"A", "B", "C", "D", "E", "F"}) {
     CAPTURE(name);
     const dsa_problem p =
-        read_dsa_csv_file(std::string(GCA_SHARED_DIR) + "/data/dsa/challenging/" + name + ".1048576.csv");
+        read_dsa_csv_file(std::string(GCA_DATA_DIR) + "/dsa/challenging/" + name + ".1048576.csv");
     std::vector<buf> b;
     for (const dsa_buffer& x : p.buffers) b.push_back({x.lower, x.upper, x.size});
     const instance in(b);
@@ -218,7 +218,7 @@ TEST_CASE("search: the challenging DSA files fit within their capacity") {
 TEST_CASE("search: independent parts restart on their own") {
   // E splits at a zero cut into two parts that the same static order does not both solve quickly; with
   // one restart schedule per part it is found well inside a node limit the shared schedule exhausts.
-  const dsa_problem p = read_dsa_csv_file(std::string(GCA_SHARED_DIR) + "/data/dsa/challenging/E.1048576.csv");
+  const dsa_problem p = read_dsa_csv_file(std::string(GCA_DATA_DIR) + "/dsa/challenging/E.1048576.csv");
   std::vector<buf> b;
   for (const dsa_buffer& x : p.buffers) b.push_back({x.lower, x.upper, x.size});
   const instance in(b);
