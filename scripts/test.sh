@@ -1,16 +1,18 @@
 #!/usr/bin/env bash
-# The test command of the README and of CI: builds ./build (g++) and ./build-asan (clang with ASan and
-# UBSan), runs the doctest suite and the tool tests in both, a reproducible fuzz smoke of each libFuzzer
-# harness, and ends with the line
+# The test command of the README and of CI: builds ./build (g++), ./build-asan (clang with ASan and
+# UBSan) and ./build-release (g++ -O3, the test suite only), runs the doctest suite in all three and the
+# tool tests in the first two, builds and runs the consumer project three ways (scripts/consumers.sh:
+# meson subproject, pkg-config, CMake find_package), a reproducible fuzz smoke of each libFuzzer harness,
+# and ends with the line
 #   tests: N passed, N failed
 # counting doctest test cases plus meson's other tests. Exit status 0 only when nothing failed.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-scripts/setup.sh --asan || { echo "tests: 0 passed, 1 failed"; exit 1; }
+scripts/setup.sh --asan --release || { echo "tests: 0 passed, 1 failed"; exit 1; }
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 passed=0; failed=0
-for dir in build build-asan; do
+for dir in build build-asan build-release; do
   echo "== $dir: doctest suite"
   out=$(cd "$(pwd)" && "$dir/tests/gca-tests" 2>&1); rc=$?
   echo "$out" | tail -n 40
@@ -20,6 +22,7 @@ for dir in build build-asan; do
   [[ "$p" =~ ^[0-9]+$ ]] || p=0; [[ "$f" =~ ^[0-9]+$ ]] || f=0
   if [ $rc -ne 0 ] && [ "$f" = 0 ]; then f=1; fi   # a crash before the summary still fails
   passed=$((passed + p)); failed=$((failed + f))
+  [ "$dir" = build-release ] && continue   # the release build checks the suite; tools are tested above
   echo "== $dir: tool and compile tests"
   meson test -C "$dir" --no-suite unit --print-errorlogs > "$dir/meson-test.out" 2>&1
   tail -n 12 "$dir/meson-test.out"
@@ -30,6 +33,12 @@ for dir in build build-asan; do
   done
   passed=$((passed + ${ok:-0} + ${xf:-0})); failed=$((failed + bad))
 done
+# Consumers (README "Using gca"): one test per way gca can be consumed.
+echo "== consumers (meson subproject, pkg-config, CMake find_package)"
+out=$(scripts/consumers.sh 2>&1); echo "$out"
+c_ok=$(echo "$out" | grep -c '^consumer .*: ok$'); c_bad=$(echo "$out" | grep -c '^consumer .*: FAILED')
+[ "$c_ok" = 3 ] || [ "$c_bad" -gt 0 ] || c_bad=1
+passed=$((passed + c_ok)); failed=$((failed + c_bad))
 # Fuzz smoke (docs/RELIABILITY.md): each libFuzzer harness replays fuzz/corpus (every bug input ever
 # found), then runs 3000 inputs from a fixed seed, so the smoke is reproducible: what passes here passes
 # in CI. Long fuzzing runs are `scripts/fuzz.sh SECONDS`. Counted as one test per harness.

@@ -5,6 +5,7 @@
 // malformed input, it is a value (see the engine's result types) — except at the top-level drivers,
 // which turn it into `allocation_error` so a pipeline stops with the seed's message.
 //   parse_error      text input: carries file, line, column; what() is "FILE:LINE:COL: error: MESSAGE"
+//                    ("FILE: error: MESSAGE" when no line applies: a file that cannot be read)
 //   input_error      API input: what() names the tensor, function or pass at fault
 //   allocation_error spilling can't help (exit status 3 in the tools)
 //   timeout_error    the wall-clock watchdog fired: "GCA is taking too long" (exit status 2)
@@ -38,9 +39,9 @@ class parse_error : public std::invalid_argument {
 
  private:
   static std::string format(const std::string& file, source_loc loc, const std::string& message) {
-    std::string s = file;
-    s += ':' + std::to_string(loc.line);
-    if (loc.column != 0) s += ':' + std::to_string(loc.column);
+    std::string s = file;  // "FILE: error: ..." when the file as a whole is at fault (line 0)
+    if (loc.line != 0) s += ':' + std::to_string(loc.line);
+    if (loc.line != 0 && loc.column != 0) s += ':' + std::to_string(loc.column);
     return s + ": error: " + message;
   }
   std::string file_;

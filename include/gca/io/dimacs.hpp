@@ -11,7 +11,7 @@
 #include <charconv>
 #include <cstddef>
 #include <cstdint>
-#include <fstream>
+#include <sstream>
 #include <istream>
 #include <limits>
 #include <string>
@@ -21,6 +21,7 @@
 #include <vector>
 
 #include <gca/error.hpp>
+#include <gca/ir/source_file.hpp>
 #include <gca/graph/interference.hpp>
 
 namespace gca {
@@ -99,10 +100,9 @@ inline dimacs_graph read_dimacs(std::istream& in, const std::string& file) {
   return g;
 }
 
-/// Opens and reads `path`; a file that cannot be opened is a parse_error at line 0.
+/// Reads and parses `path`; a file that cannot be read is a parse_error "FILE: error: cannot ...".
 inline dimacs_graph read_dimacs_file(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw parse_error(path, {0, 0}, "cannot open file");
+  std::istringstream in(read_source_file(path));
   return read_dimacs(in, path);
 }
 

@@ -12,7 +12,7 @@
 #include <charconv>
 #include <cstddef>
 #include <cstdint>
-#include <fstream>
+#include <sstream>
 #include <istream>
 #include <limits>
 #include <optional>
@@ -24,6 +24,7 @@
 #include <vector>
 
 #include <gca/error.hpp>
+#include <gca/ir/source_file.hpp>
 #include <gca/graph/interference.hpp>
 #include <gca/liveness/interval.hpp>
 
@@ -136,10 +137,9 @@ inline dsa_problem read_dsa_csv(std::istream& in, const std::string& file) {
   return p;
 }
 
-/// Opens and reads `path`; a file that cannot be opened is a parse_error at line 0.
+/// Reads and parses `path`; a file that cannot be read is a parse_error "FILE: error: cannot ...".
 inline dsa_problem read_dsa_csv_file(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw parse_error(path, {0, 0}, "cannot open file");
+  std::istringstream in(read_source_file(path));
   return read_dsa_csv(in, path);
 }
 
