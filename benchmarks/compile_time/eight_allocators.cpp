@@ -1,4 +1,4 @@
-// compile_time.cpp — the translation unit docs/PERFORMANCE.md times: <gca/gca.hpp> plus one run() of each
+// eight_allocators.cpp — a translation unit scripts/compile-time.sh times: <gca/gca.hpp> plus one run() of each
 // of the eight registered allocators and the with-loop driver, as a user's compiler pass would have
 // (the module comes from the text parser so that the program does something checkable: it exits 0 when
 // every allocator ran). The verifier is left out on purpose: a compiler pass does not call it; what it
