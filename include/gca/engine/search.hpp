@@ -69,6 +69,7 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
@@ -105,6 +106,9 @@ struct search_options {
   bool memo = true;                // remember failed states (unplaced set, their skylines, last placement)
   bool forced_nodes = true;        // (d) a node no unplaced neighbor can block must come next or earlier
   bool part_restarts = true;       // each independent time range runs its own restart schedule
+  bool passed_nodes = true;        // (e) nodes the canonical order has passed must rise: lift their floor
+  bool sweep_order = true;         // add the time-sweep static order (earliest start first) to the restarts
+  bool shuffle_ties = true;        // restarts after the first round of orders perturb them (seeded)
 };
 
 enum class search_status : std::uint8_t {
@@ -163,6 +167,9 @@ class placement_search {
     placed_.assign(n_, 0);
     build_sections(life);
     build_twins(life);
+    min_nb_.assign(n_, unbounded);
+    for (std::size_t v = 0; v < n_; ++v)
+      for (node_id u : g_.neighbors(static_cast<node_id>(v))) min_nb_[v] = std::min(min_nb_[v], size_[u]);
   }
 
   search_result run() {
@@ -208,6 +215,7 @@ class placement_search {
   enum class outcome : std::uint8_t { ok, fail, abort };
   static constexpr node_id none = std::numeric_limits<node_id>::max();
   static constexpr std::size_t heuristics = 3;
+  static constexpr std::array<std::size_t, 4> order_list{6, 0, 1, 2};  // with the sweep order
 
   /// Solves `part` (all of it unplaced, alone in sections [slo, shi)) with restarts: each static order
   /// gets a node budget; the budget doubles after every round of orders, so a lucky order finishes early
@@ -217,9 +225,14 @@ class placement_search {
     const std::size_t mark = log_.size();
     std::uint64_t budget = std::max<std::uint64_t>(part.size(), 64);
     for (std::size_t round = 0;; ++round) {
-      const std::size_t h = (round + opt_.first_order) % heuristics;
-      build_rank(h);
-      variant_ = h;
+      const std::size_t count = opt_.sweep_order && sections_ ? heuristics + 1 : heuristics;
+      const std::size_t slot = (round + opt_.first_order) % count;
+      const std::size_t h = slot < order_list.size() && opt_.sweep_order && sections_ ? order_list[slot] : slot;
+      // After every order has had one round, later rounds perturb the order's ties (seeded by the round:
+      // deterministic) so that a restart does not replay the same early mistakes.
+      const std::uint64_t shake = opt_.shuffle_ties && round >= count ? round : 0;
+      build_rank(h, shake);
+      variant_ = h + 16 * shake;
       const bool last_round = !opt_.restarts || budget >= opt_.node_limit;
       attempt_limit_ = last_round ? opt_.node_limit : std::min(opt_.node_limit, st_.nodes + budget);
       std::vector<node_id> nodes = part;
@@ -227,7 +240,7 @@ class placement_search {
       ++st_.rounds;
       if (out != outcome::abort || aborted_ || last_round) return out;
       undo_to(mark);  // a budget abort: start over with the next order
-      if ((round + 1) % heuristics == 0) budget *= 2;
+      if ((round + 1) % count == 0) budget *= 2;
     }
   }
 
@@ -315,7 +328,7 @@ class placement_search {
   /// Static order among candidates of equal h (and the tie-break of the canonical order): variant 0
   /// sorts by the heaviest section a node lives in, then area (size x length), then length; variant 1 by
   /// heaviest section, length, area; variant 2 by area, heaviest section, length. All descending, then id.
-  void build_rank(std::size_t variant) {
+  void build_rank(std::size_t variant, std::uint64_t shake) {
     std::vector<std::uint64_t> heavy(n_, 0), len(n_, 0);
     std::vector<double> area(n_, 0);
     for (std::size_t v = 0; v < n_; ++v) {
@@ -355,6 +368,11 @@ class placement_search {
         case 4:
           if (area[a] != area[b]) return area[a] > area[b];
           break;
+        case 6:  // time sweep: earliest start first, then longer, then larger
+          if (sections_ && sec_lo_[a] != sec_lo_[b]) return sec_lo_[a] < sec_lo_[b];
+          if (len[a] != len[b]) return len[a] > len[b];
+          if (size_[a] != size_[b]) return size_[a] > size_[b];
+          break;
         default:
           if (heavy[a] != heavy[b]) return heavy[a] > heavy[b];
           if (size_[a] != size_[b]) return size_[a] > size_[b];
@@ -363,6 +381,14 @@ class placement_search {
       }
       return a < b;
     });
+    if (shake != 0 && n_ > 1) {  // n/4 seeded swaps of neighbors in the order
+      std::uint64_t x = mix(shake);
+      for (std::size_t k = 0; k < n_ / 4; ++k) {
+        x = mix(x);
+        const std::size_t i = static_cast<std::size_t>(x % (n_ - 1));
+        std::swap(ids[i], ids[i + 1]);
+      }
+    }
     rank_.assign(n_, 0);
     for (std::size_t i = 0; i < n_; ++i) rank_[ids[i]] = static_cast<std::uint32_t>(i);
   }
@@ -441,7 +467,13 @@ class placement_search {
         best2 = t;
       }
     }
-    if (sections_ && opt_.section_cuts && !section_cut(dlo, dhi, last)) {
+    // (e) needs every section: the set of passed nodes changes everywhere when (last, last_rank) moves.
+    const bool lift = opt_.passed_nodes && sections_ && opt_.section_cuts;
+    if (lift) {
+      dlo = slo;
+      dhi = shi;
+    }
+    if (sections_ && opt_.section_cuts && !section_cut(dlo, dhi, last, last_rank, lift)) {
       ++st_.pruned_section;
       return outcome::fail;
     }
@@ -558,18 +590,25 @@ class placement_search {
 
   /// (c) on sections [lo, hi): base(k) = max(floor(k), last, min over unplaced nodes c alive in k of h(c)).
   /// Each section stops at the first unplaced node low enough, so loose sections cost little.
-  bool section_cut(std::uint32_t lo, std::uint32_t hi, std::uint64_t last) const noexcept {
+  bool section_cut(std::uint32_t lo, std::uint32_t hi, std::uint64_t last, std::uint32_t last_rank,
+                   bool lift) const noexcept {
     for (std::uint32_t k = lo; k < hi; ++k) {
       if (rem_[k] == 0) continue;
       if (rem_[k] > cap_) return false;
       const std::uint64_t room = cap_ - rem_[k];  // the highest base section k can afford
       if (floor_[k] > room || last > room) return false;
       bool low = false;
-      for (node_id c : alive_[k])
-        if (!placed_[c] && h(c) <= room) {
+      for (node_id c : alive_[k]) {
+        if (placed_[c]) continue;
+        const std::uint64_t hc = h(c);
+        // (e): a passed node lands at or above last + its smallest neighbor.
+        const bool passed = lift && (hc < last || (hc == last && last_rank != none && rank_[c] < last_rank));
+        const std::uint64_t lo = !passed ? hc : min_nb_[c] > room ? unbounded : align_up(last + min_nb_[c]);
+        if (lo <= room) {
           low = true;
           break;
         }
+      }
       if (!low) return false;
     }
     return true;
@@ -639,7 +678,7 @@ class placement_search {
   std::uint64_t cap_;
   std::uint64_t align_;
   search_options opt_;
-  std::vector<std::uint64_t> size_, top_, off_, length_;  // top_[v] = h(v), already aligned
+  std::vector<std::uint64_t> size_, top_, off_, length_, min_nb_;  // min_nb_: smallest neighbor (unbounded: none)  // top_[v] = h(v), already aligned
   std::vector<std::uint8_t> placed_;
   std::vector<node_id> twin_;
   std::vector<std::uint32_t> rank_;
