@@ -137,6 +137,7 @@ struct search_stats {
   std::uint64_t pruned_memo = 0;       // subtrees cut because the same state failed before
   std::uint64_t pruned_forced = 0;     // candidates skipped and states cut by (d)
   std::uint64_t rounds = 0;            // restarts used, summed over independent parts (orders tried)
+  std::uint64_t deepest = 0;           // most nodes placed at once (how close a failed search came)
   double seconds = 0;
 };
 
@@ -228,9 +229,9 @@ class placement_search {
       const std::size_t count = opt_.sweep_order && sections_ ? heuristics + 1 : heuristics;
       const std::size_t slot = (round + opt_.first_order) % count;
       const std::size_t h = slot < order_list.size() && opt_.sweep_order && sections_ ? order_list[slot] : slot;
-      // After every order has had one round, later rounds perturb the order's ties (seeded by the round:
-      // deterministic) so that a restart does not replay the same early mistakes.
-      const std::uint64_t shake = opt_.shuffle_ties && round >= count ? round : 0;
+      // Every other cycle of orders perturbs the orders' ties (seeded by the round: deterministic), so a
+      // restart does not always replay the same early mistakes; the cycles between keep the plain orders.
+      const std::uint64_t shake = opt_.shuffle_ties && (round / count) % 2 == 1 ? round : 0;
       build_rank(h, shake);
       variant_ = h + 16 * shake;
       const bool last_round = !opt_.restarts || budget >= opt_.node_limit;
@@ -539,6 +540,7 @@ class placement_search {
       const std::uint64_t x = h(b);
       const std::size_t mark = log_.size();
       place(b, x);
+      st_.deepest = std::max<std::uint64_t>(st_.deepest, log_.size());
       outcome o;
       std::vector<std::uint32_t> points;
       if (sections_ && opt_.decompose) {
