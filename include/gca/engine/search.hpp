@@ -49,13 +49,34 @@
 //       already passed -- the state is not on T*'s path at all and fails. (b1) is the special
 //       case "c cannot be blocked because every later node starts at or above x"; (d) looks at the
 //       unplaced neighbors instead, and the two prune different candidates.
+//   (e) passed nodes (needs (c)): call an unplaced c passed when (h(c), rank c) < (last, last rank): T*'s
+//       order has gone past c's current key, so c, which T* places later with a larger key, cannot stay
+//       at h(c) <= last. Its skyline must rise above `last`, and it only rises by the top of a neighbor
+//       placed from now on, at an offset >= last; so c lands at >= align(last + the smallest size of
+//       any neighbor of c) (no neighbor at all: never). (c) uses that floor instead of h(c) for passed
+//       nodes ("some unplaced node of section k can still reach the room below cap - rem(k)"). The set
+//       of passed nodes changes in every section when (last, last rank) moves, so with (e) on, (c)
+//       checks all sections of the part, not only the sections of b's neighbors. With the time-sweep
+//       order below, (e) makes a hole left at the current level visible at once: every node that could
+//       fill it starts earlier than the node just placed, hence is passed.
 // Branching: candidates (nodes allowed by every active rule) are tried lowest h first, then by a static
-// rank (the heaviest section a node lives in, then lifetime length, then size: hard nodes first).
+// rank. Four ranks take turns in the restarts: the time sweep (earliest start, then longer, then larger:
+// one level is filled left to right; switch `sweep_order`), and three "hard nodes first" orders (the
+// heaviest section a node lives in, lifetime length, area, in different priorities). Every other cycle
+// of the four uses them with n/4 seeded swaps of neighbors in the order (switch `shuffle_ties`), so a
+// restart does not replay the same early mistake; any static rank keeps the search complete (above),
+// and the memo key includes the rank's identity, so no failed state of one order is reused by another.
 //
 // Geometry. The search is written against GeometryPolicy for everything but the axis: it needs a 1-D
 // geometry with an `alignment()` (linear_dram today; SB/PSUM would add a partition dimension). Extents
 // must have partitions == 1. The result is checked with the geometry's own `legal` and `overlaps` on
 // every edge before it is returned, so a bug can only cost a solution, never return a wrong one.
+//
+// Where it is weak (measured on planted instances, benchmarks/bench_search.cpp and docs/PERFORMANCE.md):
+// problems that tile capacity x time exactly with a few hundred buffers. A wrong choice at a low level
+// (e.g. which of several pieces that start together goes lowest) is detected only when the search climbs
+// to the level where the pieces' ends matter, and every choice elsewhere in time at the levels between
+// is enumerated first. A time-local branching (or learning from failures) would be the next step.
 //
 // Restarts per independent part. Time ranges that no node crosses (a zero cut between sections of the
 // whole problem) are independent problems: no node of one shares a section, hence an edge, with a node of
