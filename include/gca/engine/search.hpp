@@ -77,6 +77,9 @@
 // (e.g. which of several pieces that start together goes lowest) is detected only when the search climbs
 // to the level where the pieces' ends matter, and every choice elsewhere in time at the levels between
 // is enumerated first. A time-local branching (or learning from failures) would be the next step.
+// Tried for issue 11 and dropped (no change in fit rate): Luby and x1.5 restart schedules, an exact
+// per-section "staircase" bound on the (e) floors, and a pure time-sweep probe (placing buffers in start
+// order into free segments, best fit first), which thrashes even more.
 //
 // Restarts per independent part. Time ranges that no node crosses (a zero cut between sections of the
 // whole problem) are independent problems: no node of one shares a section, hence an edge, with a node of
