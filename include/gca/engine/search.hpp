@@ -54,9 +54,11 @@
 //       at h(c) <= last. Its skyline must rise above `last`, and it only rises by the top of a neighbor
 //       placed from now on, at an offset >= last; so c lands at >= align(last + the smallest size of
 //       any neighbor of c) (no neighbor at all: never). (c) uses that floor instead of h(c) for passed
-//       nodes ("some unplaced node of section k can still reach the room below cap - rem(k)"). The set
-//       of passed nodes changes in every section when (last, last rank) moves, so with (e) on, (c)
-//       checks all sections of the part, not only the sections of b's neighbors. With the time-sweep
+//       nodes ("some unplaced node of section k can still reach the room below cap - rem(k)"). These
+//       floors move outside b's neighbors too: when the level rises (x > last) every passed node's floor
+//       rises, so the child checks every section of the part; at the same level (x == last) only the
+//       nodes passed by this step (h == x, rank between the previous placement's and b's) changed, so
+//       the child checks their sections besides those of b's neighbors. With the time-sweep
 //       order below, (e) makes a hole left at the current level visible at once: every node that could
 //       fill it starts earlier than the node just placed, hence is passed.
 // Branching: candidates (nodes allowed by every active rule) are tried lowest h first, then by a static
@@ -494,10 +496,6 @@ class placement_search {
     }
     // (e) needs every section: the set of passed nodes changes everywhere when (last, last_rank) moves.
     const bool lift = opt_.passed_nodes && sections_ && opt_.section_cuts;
-    if (lift) {
-      dlo = slo;
-      dhi = shi;
-    }
     if (sections_ && opt_.section_cuts && !section_cut(dlo, dhi, last, last_rank, lift)) {
       ++st_.pruned_section;
       return outcome::fail;
@@ -588,6 +586,20 @@ class placement_search {
               dlo2 = std::min(dlo2, std::max(sec_lo_[u], slo));
               dhi2 = std::max(dhi2, std::min(sec_hi_[u], shi));
             }
+        // (e) moves floors outside b's neighbors too. If the level rose (x > last), every passed node's
+        // floor align(last + smallest neighbor) rose with it: check the whole range. If not, the only
+        // change is the nodes passed by this step (h == x, rank between the last placement's and b's):
+        // add their sections.
+        if (lift && x > last) {
+          dlo2 = slo;
+          dhi2 = shi;
+        } else if (lift) {
+          for (node_id c : nodes)
+            if (!placed_[c] && h(c) == x && rank_[c] < rank_[b] && (last_rank == none || rank_[c] > last_rank)) {
+              dlo2 = std::min(dlo2, std::max(sec_lo_[c], slo));
+              dhi2 = std::max(dhi2, std::min(sec_hi_[c], shi));
+            }
+        }
         o = dfs(nodes, slo, shi, left - 1, x, rank_[b], dlo2, std::max(dlo2, dhi2));
       }
       if (o == outcome::ok) return o;
