@@ -121,8 +121,13 @@ int main(int argc, char** argv) {
     const auto family = gca::parse_planted_family(planted);
     if (!family || planted_buffers == 0 || planted_buffers > 1000000 || !(tightness > 0 && tightness <= 1))
       return usage();
-    const gca::planted_dsa d =
-        gca::make_planted_dsa({.family = *family, .buffers = planted_buffers, .seed = seed, .tightness = tightness});
+    gca::planted_dsa d;
+    try {
+      d = gca::make_planted_dsa({.family = *family, .buffers = planted_buffers, .seed = seed, .tightness = tightness});
+    } catch (const gca::input_error& e) {
+      std::cerr << "gca-gen: " << e.what() << '\n';
+      return 1;
+    }
     std::cout << "id,lower,upper,size\n";
     for (const gca::dsa_buffer& b : d.problem.buffers)
       std::cout << b.id << ',' << b.lower << ',' << b.upper << ',' << b.size << '\n';

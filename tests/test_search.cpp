@@ -283,6 +283,7 @@ TEST_CASE("planted DSA generator: the planted placement is valid, tiles the box 
   }
   CHECK_THROWS_AS(make_planted_dsa({.buffers = 0}), input_error);
   CHECK_THROWS_AS(make_planted_dsa({.tightness = 1.5}), input_error);
+  CHECK_THROWS_AS(make_planted_dsa({.family = planted_family::challenging_cut, .buffers = 100001}), input_error);
   CHECK(parse_planted_family("cut") == planted_family::challenging_cut);
   CHECK(!parse_planted_family("nope"));
 }

@@ -204,11 +204,15 @@ inline std::vector<planted_rect> planted_cut(std::size_t n, std::uint64_t k, pla
 
 }  // namespace detail
 
-/// Builds an instance (see the header comment). Throws input_error for fewer than 1 buffer or a
-/// tightness outside (0, 1].
+/// Builds an instance (see the header comment). Throws input_error for a buffer count outside 1..10^7
+/// (1..10^5 for the cut family) or a tightness outside (0, 1].
 inline planted_dsa make_planted_dsa(const planted_options& o) {
   if (o.buffers == 0 || o.buffers > 10'000'000) throw input_error("planted DSA: buffers must be in 1..10000000");
   if (!(o.tightness > 0.0 && o.tightness <= 1.0)) throw input_error("planted DSA: tightness must be in (0, 1]");
+  // The guillotine construction draws a rectangle by area in O(n) per cut (O(n^2) in all) on a grid of
+  // 2^20 cells: keep it well inside both.
+  if (o.family == planted_family::challenging_cut && o.buffers > 100'000)
+    throw input_error("planted DSA: the cut family takes at most 100000 buffers");
   detail::planted_rng rng(o.seed * 8 + static_cast<std::uint64_t>(o.family));
   std::vector<detail::planted_rect> r;
   std::uint64_t grain = 64, tscale = 1;  // bytes per size unit, time points per time unit
