@@ -8,7 +8,7 @@
 //      default): per family and size, over `--seeds` seeds (100 by default), the fit rate, median and
 //      maximum time of the search, and the same for the best-of-n colorer alone (one thread), in the
 //      same run. Sizes from `--sizes 20,50,100,200,300,500`, families from `--families` (all).
-// Every run gets `--deadline-ms` (1000 by default). A fit is checked here by a pairwise overlap test
+// `--only challenging` or `--only planted` prints one table. Every run gets `--deadline-ms` (1000 by default). A fit is checked here by a pairwise overlap test
 // that does not use the search, and a search claiming "infeasible" on a planted instance is reported
 // as a bug (it cannot be: the planted placement exists).
 //   ninja -C build -j2 benchmarks/bench-search && build/benchmarks/bench-search

@@ -468,6 +468,9 @@ class placement_search {
   /// Depth-first search over canonical placements of `nodes` (of which `left` are unplaced), the last
   /// placement at offset `last` by the node of rank `last_rank`. (c) need only be checked on sections
   /// [dlo, dhi): the caller knows every other section of [slo, shi) passes (see the loop below).
+  /// One piece on purpose: the per-state scan (bound, the two lowest tops for (b1), the memo key), the
+  /// forced node of (d), the look-ahead of (c) and the child's check range of (c)/(e) are computed once
+  /// per state and used by every candidate; split up, a dozen locals would travel between the parts.
   outcome dfs(const std::vector<node_id>& nodes, std::uint32_t slo, std::uint32_t shi, std::size_t left,
               std::uint64_t last, std::uint32_t last_rank, std::uint32_t dlo, std::uint32_t dhi) {
     if (left == 0) return outcome::ok;
