@@ -1,75 +1,211 @@
-// bench_search — the exact placement search (gca/engine/search.hpp) on the shared "challenging" DSA files
-// (capacity 1,048,576, almost no slack). Prints the markdown table of docs/PERFORMANCE.md: per file
-// whether it fits, the peak, the search time (median of `--repeat` runs, 3 by default), the nodes explored
-// and the restarts, next to MiniMalloc's published times. Each run gets `--deadline-ms` (2000 by default).
-// The placement is checked here with its own pairwise overlap test, not by the search's claim.
+// bench_search — the exact placement search (gca/engine/search.hpp) on tight 1-D problems. Two tables
+// (docs/PERFORMANCE.md):
+//   1. the shared "challenging" DSA files A-K (capacity 1,048,576): per file whether it fits, the peak,
+//      the search time (median of `--repeat` runs, 3 by default), nodes and restarts, next to MiniMalloc's
+//      published times (A-F); files given with `--extra FILE.CAP.csv` (the capacity in the name, MiniMalloc's
+//      convention) are added to it;
+//   2. planted instances (gca/io/planted_dsa.hpp: feasible by construction, at `--tightness`, 1.0 by
+//      default): per family and size, over `--seeds` seeds (100 by default), the fit rate, median and
+//      maximum time of the search, and the same for the best-of-n colorer alone (one thread), in the
+//      same run. Sizes from `--sizes 20,50,100,200,300,500`, families from `--families` (all).
+// `--only challenging` or `--only planted` prints one table. Every run gets `--deadline-ms` (1000 by default). A fit is checked here by a pairwise overlap test
+// that does not use the search, and a search claiming "infeasible" on a planted instance is reported
+// as a bug (it cannot be: the planted placement exists).
 //   ninja -C build -j2 benchmarks/bench-search && build/benchmarks/bench-search
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <sstream>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include <gca/engine/colorer.hpp>
 #include <gca/engine/search.hpp>
 #include <gca/geometry/linear_dram.hpp>
 #include <gca/graph/interference.hpp>
 #include <gca/io/dsa_csv.hpp>
+#include <gca/io/planted_dsa.hpp>
+
+namespace {
+
+bool valid(const gca::dsa_problem& p, const std::vector<std::uint64_t>& off, std::uint64_t cap) {
+  if (off.size() != p.buffers.size()) return false;
+  for (std::size_t i = 0; i < p.buffers.size(); ++i) {
+    const gca::dsa_buffer& a = p.buffers[i];
+    if (off[i] + a.size > cap) return false;
+    for (std::size_t j = i + 1; j < p.buffers.size(); ++j) {
+      const gca::dsa_buffer& b = p.buffers[j];
+      if (a.lower < b.upper && b.lower < a.upper && off[i] < off[j] + b.size && off[j] < off[i] + a.size) return false;
+    }
+  }
+  return true;
+}
+
+struct outcome {
+  bool fits = false;
+  bool claimed_infeasible = false;
+  double seconds = 0;
+  gca::search_result res;
+};
+
+struct prepared {
+  gca::interference_graph g;
+  std::vector<gca::extent> ext;
+  std::vector<gca::interval> life;
+  std::vector<double> priority;
+  explicit prepared(const gca::dsa_problem& p) {
+    const gca::live_range_table t = gca::to_live_ranges(p);
+    g = gca::build_interference(t);
+    for (gca::node_id v = 0; v < p.buffers.size(); ++v) {
+      ext.push_back({1, p.buffers[v].size});
+      life.push_back({p.buffers[v].lower, p.buffers[v].upper});
+      priority.push_back(static_cast<double>(p.buffers[v].size) * static_cast<double>(t.live_length(v)));
+    }
+  }
+};
+
+outcome run_search(const gca::dsa_problem& p, const prepared& q, std::uint64_t cap, long deadline_ms) {
+  outcome o;
+  gca::search_options so;
+  const auto t0 = std::chrono::steady_clock::now();
+  so.deadline = t0 + std::chrono::milliseconds(deadline_ms);
+  o.res = gca::search_placement(q.g, q.ext, q.life, gca::linear_dram(cap, 1), so);
+  o.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  o.claimed_infeasible = o.res.status == gca::search_status::infeasible;
+  if (o.res.found()) {
+    std::vector<std::uint64_t> off;
+    for (const gca::placement& pl : o.res.placements) off.push_back(pl.offset);
+    o.fits = valid(p, off, cap);
+  }
+  return o;
+}
+
+outcome run_colorer(const gca::dsa_problem& p, const prepared& q, std::uint64_t cap) {
+  outcome o;
+  const auto t0 = std::chrono::steady_clock::now();
+  const gca::coloring_problem prob{.graph = q.g, .extents = q.ext, .priority = q.priority};
+  const gca::coloring_result r = gca::color_best_of(prob, gca::linear_dram(cap, 1), 1);
+  o.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (r.complete()) {
+    std::vector<std::uint64_t> off;
+    for (const auto& pl : r.placements) off.push_back(pl->offset);
+    o.fits = valid(p, off, cap);
+  }
+  return o;
+}
+
+std::vector<std::string> split(std::string_view s) {
+  std::vector<std::string> out;
+  std::stringstream in{std::string(s)};
+  for (std::string x; std::getline(in, x, ',');)
+    if (!x.empty()) out.push_back(x);
+  return out;
+}
+
+double at(std::vector<double> v, double q) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  return v[std::min(v.size() - 1, static_cast<std::size_t>(q * static_cast<double>(v.size())))];
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
-  int repeat = 3;
-  long deadline_ms = 2000;
+  int repeat = 3, seeds = 100;
+  long deadline_ms = 1000;
+  double tightness = 1.0;
+  std::vector<std::string> sizes{"20", "50", "100", "200", "300", "500"}, families, extra;
+  for (gca::planted_family f : gca::all_planted_families) families.emplace_back(gca::to_string(f));
+  bool challenging = true, planted = true;
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string_view a = argv[i];
-    if (a == "--repeat") repeat = std::max(1, std::atoi(argv[i + 1]));
-    if (a == "--deadline-ms") deadline_ms = std::max(1L, std::atol(argv[i + 1]));
+    const std::string_view v = argv[i + 1];
+    if (a == "--repeat") repeat = std::max(1, std::atoi(v.data()));
+    else if (a == "--deadline-ms") deadline_ms = std::max(1L, std::atol(v.data()));
+    else if (a == "--seeds") seeds = std::max(1, std::atoi(v.data()));
+    else if (a == "--tightness") tightness = std::atof(v.data());
+    else if (a == "--sizes") sizes = split(v);
+    else if (a == "--families") families = split(v);
+    else if (a == "--extra") extra.emplace_back(v);
+    else if (a == "--only") challenging = v == "challenging", planted = v == "planted";
+    else {
+      std::fprintf(stderr, "bench-search: unknown option %s\n", argv[i]);
+      return 1;
+    }
   }
-  struct row {
-    const char* name;
-    double minimalloc_s;
-  };
-  const row rows[] = {{"A", 4.4}, {"B", 3.4}, {"C", 0.6}, {"D", 2.5}, {"E", 3.3}, {"F", 4.6}};
-  const std::uint64_t cap = 1048576;
-  std::printf("| file | buffers | max-live | fits | peak | search time | nodes | restarts | MiniMalloc time |\n");
-  std::printf("|---|---:|---:|---|---:|---:|---:|---:|---:|\n");
-  for (const row& r : rows) {
-    const std::string path = std::string(GCA_DATA_DIR) + "/dsa/challenging/" + r.name + ".1048576.csv";
-    const gca::dsa_problem p = gca::read_dsa_csv_file(path);
-    const gca::interference_graph g = gca::build_interference(gca::to_live_ranges(p));
-    std::vector<gca::extent> ext;
-    std::vector<gca::interval> life;
-    for (const gca::dsa_buffer& b : p.buffers) {
-      ext.push_back({1, b.size});
-      life.push_back({b.lower, b.upper});
+  if (challenging) {
+    struct row {
+      std::string path, name;
+      double minimalloc_s;
+    };
+    std::vector<row> rows;
+    const std::pair<const char*, double> shared[] = {{"A", 4.4}, {"B", 3.4}, {"C", 0.6}, {"D", 2.5}, {"E", 3.3}, {"F", 4.6},
+                                                     {"G", 0}, {"H", 0},   {"I", 0},   {"J", 0},   {"K", 0}};
+    for (const auto& [n, t] : shared)
+      rows.push_back({std::string(GCA_DATA_DIR) + "/dsa/challenging/" + n + ".1048576.csv",
+                      std::string("challenging/") + n + ".1048576", t});
+    for (const std::string& e : extra) rows.push_back({e, e.substr(e.find_last_of('/') + 1), 0});
+    std::printf("| file | buffers | max-live | fits | peak | search time | nodes | restarts | MiniMalloc time |\n");
+    std::printf("|---|---:|---:|---|---:|---:|---:|---:|---:|\n");
+    for (const row& r : rows) {
+      const gca::dsa_problem p = gca::read_dsa_csv_file(r.path);
+      std::uint64_t cap = 1048576;
+      const std::string base = r.path.substr(r.path.find_last_of('/') + 1);
+      if (const auto d1 = base.find('.'), d2 = base.rfind('.'); d1 != d2) cap = std::stoull(base.substr(d1 + 1, d2 - d1 - 1));
+      const prepared q(p);
+      std::vector<double> times;
+      outcome o;
+      for (int k = 0; k < repeat; ++k) {
+        o = run_search(p, q, cap, deadline_ms);
+        times.push_back(o.seconds);
+      }
+      std::printf("| %s | %zu | %llu | %s | %s | %.3f s | %llu | %llu | %s |\n", r.name.c_str(), p.buffers.size(),
+                  static_cast<unsigned long long>(gca::max_live(p)),
+                  o.fits ? "yes" : (o.res.found() ? "INVALID" : o.claimed_infeasible ? "no (infeasible)" : "no (gave up)"),
+                  o.fits ? std::to_string(o.res.peak).c_str() : "-", at(times, 0.5),
+                  static_cast<unsigned long long>(o.res.stats.nodes), static_cast<unsigned long long>(o.res.stats.rounds),
+                  r.minimalloc_s > 0 ? (std::to_string(r.minimalloc_s).substr(0, 3) + " s").c_str() : "-");
+      std::fflush(stdout);
     }
-    std::vector<double> times;
-    gca::search_result res;
-    for (int k = 0; k < repeat; ++k) {
-      gca::search_options o;
-      const auto t0 = std::chrono::steady_clock::now();
-      o.deadline = t0 + std::chrono::milliseconds(deadline_ms);
-      res = gca::search_placement(g, ext, life, gca::linear_dram(cap, 1), o);
-      times.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
-    }
-    std::sort(times.begin(), times.end());
-    bool ok = res.found();
-    for (std::size_t i = 0; ok && i < p.buffers.size(); ++i) {
-      const gca::dsa_buffer& a = p.buffers[i];
-      if (res.placements[i].offset + a.size > cap) ok = false;
-      for (std::size_t j = i + 1; ok && j < p.buffers.size(); ++j) {
-        const gca::dsa_buffer& b = p.buffers[j];
-        const std::uint64_t oa = res.placements[i].offset, ob = res.placements[j].offset;
-        if (a.lower < b.upper && b.lower < a.upper && oa < ob + b.size && ob < oa + a.size) ok = false;
+  }
+  if (planted) {
+    std::printf("\nplanted instances: tightness %.2f, %d seeds per row, deadline %ld ms per run\n\n", tightness, seeds,
+                deadline_ms);
+    std::printf("| family | buffers | search fits | median | max | colorer fits | median | max |\n");
+    std::printf("|---|---:|---:|---:|---:|---:|---:|---:|\n");
+    for (const std::string& fam : families) {
+      const auto f = gca::parse_planted_family(fam);
+      if (!f) {
+        std::fprintf(stderr, "bench-search: unknown family %s\n", fam.c_str());
+        return 1;
+      }
+      for (const std::string& sz : sizes) {
+        const std::size_t n = std::stoul(sz);
+        int sfit = 0, cfit = 0, bugs = 0;
+        std::vector<double> st, ct;
+        std::size_t actual = 0;
+        for (int s = 1; s <= seeds; ++s) {
+          const gca::planted_dsa d = gca::make_planted_dsa(
+              {.family = *f, .buffers = n, .seed = static_cast<std::uint64_t>(s), .tightness = tightness});
+          actual += d.problem.buffers.size();
+          const prepared q(d.problem);
+          const outcome so = run_search(d.problem, q, d.capacity, deadline_ms);
+          const outcome co = run_colorer(d.problem, q, d.capacity);
+          sfit += so.fits;
+          cfit += co.fits;
+          bugs += so.claimed_infeasible || (so.res.found() && !so.fits);
+          st.push_back(so.seconds);
+          ct.push_back(co.seconds);
+        }
+        std::printf("| %s | %zu | %d/%d | %.3f s | %.3f s | %d/%d | %.3f s | %.3f s |%s\n", fam.c_str(),
+                    actual / static_cast<std::size_t>(seeds), sfit, seeds, at(st, 0.5), at(st, 1.0), cfit, seeds,
+                    at(ct, 0.5), at(ct, 1.0), bugs ? " BUG: a wrong answer" : "");
+        std::fflush(stdout);
       }
     }
-    std::printf("| challenging/%s.1048576 | %zu | %llu | %s | %s | %.3f s | %llu | %llu | %.1f s |\n", r.name,
-                p.buffers.size(), static_cast<unsigned long long>(gca::max_live(p)),
-                ok ? "yes" : (res.found() ? "INVALID" : "no (gave up)"),
-                ok ? std::to_string(res.peak).c_str() : "-", times[times.size() / 2],
-                static_cast<unsigned long long>(res.stats.nodes), static_cast<unsigned long long>(res.stats.rounds),
-                r.minimalloc_s);
   }
   return 0;
 }

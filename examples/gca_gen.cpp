@@ -2,6 +2,7 @@
 //
 //   gca-gen [--points N] [--target trn1|trn2|trn3] [--cores C] [--seed S] [--pressure P] [--matmuls M]
 //   gca-gen --trace BUFFERS [--seed S]
+//   gca-gen --planted-dsa FAMILY --buffers N [--seed S] [--tightness T]
 //
 // The kernel is a chain of layers, each a tiled matmul: an outer loop over output tiles, an inner loop
 // over the contraction dimension that loads two SB tiles and accumulates into a PSUM bank (`+=`), then
@@ -18,6 +19,10 @@
 // L layers (each layer's activation lives until that layer's backward step, plus short-lived
 // temporaries) and a backward pass (gradients live two steps), over a few buffers that live the whole
 // trace (optimizer state). Sizes are log-uniform, multiples of 512 bytes. Deterministic for a given seed.
+//
+// `--planted-dsa FAMILY` writes a DSA CSV with a planted solution (gca/io/planted_dsa.hpp: a placement
+// tiling capacity x time is built first; FAMILY is uniform, heavy, long-short, identical, cut or ramp),
+// and prints `capacity=C buffers=N max_live=L` on stderr: pack it with `gca-pack --capacity C`.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -27,13 +32,16 @@
 #include <string>
 #include <vector>
 
+#include <gca/io/planted_dsa.hpp>
 #include <gca/ir/target.hpp>
 
 namespace {
 
 int usage() {
   std::cerr << "usage: gca-gen [--points N] [--target trn1|trn2|trn3] [--cores C] [--seed S] [--pressure P]"
-               " [--matmuls M]\n       gca-gen --trace BUFFERS [--seed S]\n";
+               " [--matmuls M]\n       gca-gen --trace BUFFERS [--seed S]\n"
+               "       gca-gen --planted-dsa uniform|heavy|long-short|identical|cut|ramp --buffers N [--seed S]"
+               " [--tightness T]\n";
   return 1;
 }
 
@@ -87,7 +95,9 @@ int write_trace(std::uint64_t buffers, std::uint64_t seed) {
 int main(int argc, char** argv) {
   std::uint64_t points = 1000, seed = 1, cores = 1, matmuls = 1, trace = 0;
   double pressure = 0.6;
-  std::string target = "trn2";
+  std::string target = "trn2", planted;
+  std::uint64_t planted_buffers = 100;
+  double tightness = 1.0;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (i + 1 >= argc) return usage();
@@ -100,10 +110,31 @@ int main(int argc, char** argv) {
     else if (a == "--trace") trace = std::strtoull(v.c_str(), &end, 10);
     else if (a == "--pressure") pressure = std::strtod(v.c_str(), &end);
     else if (a == "--target") target = v, end = nullptr;
+    else if (a == "--planted-dsa") planted = v, end = nullptr;
+    else if (a == "--buffers") planted_buffers = std::strtoull(v.c_str(), &end, 10);
+    else if (a == "--tightness") tightness = std::strtod(v.c_str(), &end);
     else return usage();
     if (end != nullptr && (*end != '\0' || end == v.c_str())) return usage();
   }
   if (trace > 0) return write_trace(trace, seed);
+  if (!planted.empty()) {
+    const auto family = gca::parse_planted_family(planted);
+    if (!family || planted_buffers == 0 || planted_buffers > 1000000 || !(tightness > 0 && tightness <= 1))
+      return usage();
+    gca::planted_dsa d;
+    try {
+      d = gca::make_planted_dsa({.family = *family, .buffers = planted_buffers, .seed = seed, .tightness = tightness});
+    } catch (const gca::input_error& e) {
+      std::cerr << "gca-gen: " << e.what() << '\n';
+      return 1;
+    }
+    std::cout << "id,lower,upper,size\n";
+    for (const gca::dsa_buffer& b : d.problem.buffers)
+      std::cout << b.id << ',' << b.lower << ',' << b.upper << ',' << b.size << '\n';
+    std::cerr << "capacity=" << d.capacity << " buffers=" << d.problem.buffers.size()
+              << " max_live=" << gca::max_live(d.problem) << '\n';
+    return 0;
+  }
   const auto tgt = gca::find_target(target);
   if (!tgt || cores == 0 || cores > 64 || !(pressure > 0) || points == 0 || matmuls == 0 || matmuls > 4096)
     return usage();

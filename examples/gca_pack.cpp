@@ -1,15 +1,19 @@
 // gca-pack — packs a DSA problem (buffers with lifetimes and sizes) into one linear address space.
 //
-//   gca-pack [--capacity BYTES] [--alignment A] [--search] [--search-ms MS] [--threads T] [-o OUT.csv] IN.csv
+//   gca-pack [--capacity BYTES] [--alignment A] [--search] [--search-ms MS] [--search-nodes N] [--threads T]
+//            [-o OUT.csv] IN.csv
 //
 // Reads `id,lower,upper,size[,alignment]` (half-open lifetimes), builds the interference graph by an
 // endpoint sweep, colors it with the linear DRAM geometry (best-of-n over the select heuristics and
 // simplify orders), and writes `id,lower,upper,size,offset` in input order to OUT or stdout. Prints one
-// summary line on stderr:  buffers=N max_live=L peak=P capacity=C fits=yes|no nodes=S time_ms=T
+// summary line on stderr:  buffers=N max_live=L peak=P capacity=C fits=yes|no nodes=S time_ms=T search=R
+// where R is the exact search's answer: found, infeasible (proven: no placement within the capacity, or
+// within max-live without --capacity, exists), gave-up (its time or node budget ran out), or off.
 // When --capacity is given and the best coloring does not fit, the exact search of
 // gca/engine/search.hpp runs next (MS milliseconds, 2000 by default); --search runs it in any case
 // (without --capacity it aims at max-live, the lower bound). `nodes` counts the search's placements
-// (0 when it did not run).
+// (0 when it did not run). --search-nodes N also stops it after N placements (deterministic, unlike the
+// time budget).
 // Exit status: 0 fits (or no capacity), 3 does not fit (nothing written), 1 bad input or usage.
 // --threads T runs the best-of-n variants on T threads (0, the default: one per hardware thread); the
 // result does not depend on T.
@@ -40,7 +44,8 @@ namespace {
 
 int usage(const char* why) {
   std::cerr << "gca-pack: " << why << "\n"
-            << "usage: gca-pack [--capacity BYTES] [--alignment A] [--search] [--search-ms MS] [--threads T] [-o OUT.csv] IN.csv\n";
+            << "usage: gca-pack [--capacity BYTES] [--alignment A] [--search] [--search-ms MS] [--search-nodes N]"
+               " [--threads T] [-o OUT.csv] IN.csv\n";
   return 1;
 }
 
@@ -62,6 +67,8 @@ int main(int argc, char** argv) {
   std::uint64_t alignment = 1;
   bool search = false;
   std::uint64_t search_ms = 2000;
+  std::uint64_t search_nodes = UINT64_MAX;
+  const char* search_status = "off";
   std::uint64_t threads = 0;
   std::string out_path, in_path;
   for (int i = 1; i < argc; ++i) {
@@ -77,6 +84,11 @@ int main(int argc, char** argv) {
       const auto n = v ? number(*v) : std::nullopt;
       if (!n) return usage("--search-ms needs a non-negative integer");
       search_ms = *n;
+    } else if (a == "--search-nodes") {
+      const auto v = value();
+      const auto n = v ? number(*v) : std::nullopt;
+      if (!n || *n == 0) return usage("--search-nodes needs a positive integer");
+      search_nodes = *n;
     } else if (a == "--threads") {
       const auto v = value();
       const auto n = v ? number(*v) : std::nullopt;
@@ -159,9 +171,11 @@ int main(int argc, char** argv) {
     for (const gca::dsa_buffer& b : p.buffers) lifetimes.push_back({b.lower, b.upper});
     gca::search_options opt;
     opt.deadline = t0 + std::chrono::milliseconds(search_ms);
+    opt.node_limit = search_nodes;
     if (!capacity) opt.capacity = lower;
     const gca::search_result s = gca::search_placement(g, extents, lifetimes, geom, opt);
     nodes = s.stats.nodes;
+    search_status = gca::to_string(s.status);
     if (s.found() && (!fits || s.peak < peak)) {
       fits = true;
       peak = s.peak;
@@ -174,7 +188,7 @@ int main(int argc, char** argv) {
   std::cerr << "buffers=" << p.buffers.size() << " max_live=" << lower << " peak=" << peak
             << " capacity=" << (capacity ? std::to_string(*capacity) : std::string("none"))
             << " fits=" << (fits ? "yes" : "no") << " nodes=" << nodes
-            << " time_ms=" << static_cast<std::uint64_t>(ms + 0.5) << '\n';
+            << " time_ms=" << static_cast<std::uint64_t>(ms + 0.5) << " search=" << search_status << '\n';
   if (!fits) return 3;
 
   if (out_path.empty()) {

@@ -15,6 +15,7 @@
 #include <gca/geometry/linear_dram.hpp>
 #include <gca/graph/interference.hpp>
 #include <gca/io/dsa_csv.hpp>
+#include <gca/io/planted_dsa.hpp>
 
 using namespace gca;
 
@@ -149,7 +150,11 @@ TEST_CASE("search: agrees with brute force on random tiny problems, every rule c
     const bool truth = brute_feasible(b, cap, align);
     (truth ? feasible : infeasible)++;
     const instance in(b);
-    for (unsigned mask = 0; mask < 256; mask += 5) {
+    // 12 switches: every one of the 4096 combinations runs on at least one instance (300 x 14 masks),
+    // and all-on / all-off on every instance.
+    std::vector<unsigned> masks{0, 4095};
+    for (unsigned j = 0; j < 14; ++j) masks.push_back((static_cast<unsigned>(it) * 14 + j) % 4096);
+    for (unsigned mask : masks) {
       search_options o;
       o.bound = mask & 1;
       o.gap_dominance = mask & 2;
@@ -159,6 +164,10 @@ TEST_CASE("search: agrees with brute force on random tiny problems, every rule c
       o.memo = mask & 32;
       o.forced_nodes = mask & 64;
       o.part_restarts = mask & 128;
+      o.passed_nodes = mask & 256;
+      o.sweep_order = mask & 512;
+      o.shuffle_ties = mask & 1024;
+      o.restarts = mask & 2048;
       for (bool lifetimes : {true, false}) {
         const search_result r = in.run(cap, o, align, lifetimes);
         CAPTURE(it);
@@ -190,6 +199,7 @@ TEST_CASE("search: every pruning rule earns its keep") {
   CHECK(without([](search_options& o) { o.identical_symmetry = false; }) > on);
   CHECK(without([](search_options& o) { o.section_cuts = false; }) > on);
   CHECK(without([](search_options& o) { o.forced_nodes = false; }) > on);
+  CHECK(without([](search_options& o) { o.passed_nodes = false; }) > on);
   // (a) is implied by the section cuts when they are on; with them off it still prunes.
   const std::uint64_t no_cuts = without([](search_options& o) { o.section_cuts = false; });
   CHECK(without([](search_options& o) {
@@ -224,10 +234,82 @@ TEST_CASE("search: independent parts restart on their own") {
   const instance in(b);
   search_options o;
   o.node_limit = 150000;
+  o.sweep_order = false;  // the three classic orders without perturbation: the mechanism in isolation
+  o.shuffle_ties = false;
   const search_result split = in.run(1048576, o);
   REQUIRE(split.found());
   CHECK(valid(b, split.placements, 1048576));
   CHECK(split.stats.nodes < o.node_limit);
   o.part_restarts = false;
   CHECK(in.run(1048576, o).status == search_status::gave_up);
+}
+
+TEST_CASE("planted DSA generator: the planted placement is valid, tiles the box at tightness 1, is deterministic") {
+  for (planted_family f : all_planted_families) {
+    for (std::size_t n : {1u, 7u, 60u, 300u}) {
+      CAPTURE(to_string(f));
+      CAPTURE(n);
+      const planted_dsa d = make_planted_dsa({.family = f, .buffers = n, .seed = 5});
+      std::vector<buf> b;
+      program_point horizon = 0;
+      long double area = 0;
+      for (const dsa_buffer& x : d.problem.buffers) {
+        b.push_back({x.lower, x.upper, x.size});
+        horizon = std::max(horizon, x.upper);
+        area += static_cast<long double>(x.upper - x.lower) * static_cast<long double>(x.size);
+      }
+      std::vector<placement> p;
+      for (std::uint64_t o : d.offsets) p.push_back({0, o});
+      CHECK(valid(b, p, d.capacity));
+      CHECK(d.capacity == 1048576);
+      if (f != planted_family::challenging_ramp) {
+        CHECK(b.size() == n);
+        CHECK(area == static_cast<long double>(horizon) * static_cast<long double>(d.capacity));  // exact tiling
+        CHECK(max_live(d.problem) == d.capacity);
+      } else {
+        CHECK(b.size() <= n);
+      }
+      const planted_dsa again = make_planted_dsa({.family = f, .buffers = n, .seed = 5});
+      CHECK(again.offsets == d.offsets);
+      const planted_dsa thin = make_planted_dsa({.family = f, .buffers = n, .seed = 5, .tightness = 0.8});
+      long double kept = 0;
+      program_point h2 = 0;
+      for (const dsa_buffer& x : thin.problem.buffers) {
+        kept += static_cast<long double>(x.upper - x.lower) * static_cast<long double>(x.size);
+        h2 = std::max(h2, x.upper);
+      }
+      CHECK(kept <= 0.8L * static_cast<long double>(horizon) * static_cast<long double>(d.capacity) + 1);
+    }
+  }
+  CHECK_THROWS_AS(make_planted_dsa({.buffers = 0}), input_error);
+  CHECK_THROWS_AS(make_planted_dsa({.tightness = 1.5}), input_error);
+  CHECK_THROWS_AS(make_planted_dsa({.family = planted_family::challenging_cut, .buffers = 100001}), input_error);
+  CHECK(parse_planted_family("cut") == planted_family::challenging_cut);
+  CHECK(!parse_planted_family("nope"));
+}
+
+TEST_CASE("search: small planted instances always fit, one byte less is proven infeasible") {
+  int found = 0;
+  for (planted_family f : all_planted_families)
+    for (std::size_t n : {6u, 12u, 20u, 30u})
+      for (double t : {1.0, 0.9})
+        for (std::uint64_t seed = 1; seed <= 6; ++seed) {
+          CAPTURE(to_string(f));
+          CAPTURE(n);
+          CAPTURE(t);
+          CAPTURE(seed);
+          const planted_dsa d = make_planted_dsa({.family = f, .buffers = n, .seed = seed, .tightness = t});
+          std::vector<buf> b;
+          for (const dsa_buffer& x : d.problem.buffers) b.push_back({x.lower, x.upper, x.size});
+          const instance in(b);
+          search_options o;
+          o.node_limit = 5'000'000;  // deterministic: no deadline
+          const search_result r = in.run(d.capacity, o);
+          REQUIRE(r.found());
+          CHECK(valid(b, r.placements, d.capacity));
+          ++found;
+          if (t == 1.0 && f != planted_family::challenging_ramp)  // max-live == capacity: one byte less cannot fit
+            CHECK(in.run(d.capacity - 1, o).status == search_status::infeasible);
+        }
+  CHECK(found == 6 * 4 * 2 * 6);
 }

@@ -49,13 +49,39 @@
 //       already passed -- the state is not on T*'s path at all and fails. (b1) is the special
 //       case "c cannot be blocked because every later node starts at or above x"; (d) looks at the
 //       unplaced neighbors instead, and the two prune different candidates.
+//   (e) passed nodes (needs (c)): call an unplaced c passed when (h(c), rank c) < (last, last rank): T*'s
+//       order has gone past c's current key, so c, which T* places later with a larger key, cannot stay
+//       at h(c) <= last. Its skyline must rise above `last`, and it only rises by the top of a neighbor
+//       placed from now on, at an offset >= last; so c lands at >= align(last + the smallest size of
+//       any neighbor of c) (no neighbor at all: never). (c) uses that floor instead of h(c) for passed
+//       nodes ("some unplaced node of section k can still reach the room below cap - rem(k)"). These
+//       floors move outside b's neighbors too: when the level rises (x > last) every passed node's floor
+//       rises, so the child checks every section of the part; at the same level (x == last) only the
+//       nodes passed by this step (h == x, rank between the previous placement's and b's) changed, so
+//       the child checks their sections besides those of b's neighbors. With the time-sweep
+//       order below, (e) makes a hole left at the current level visible at once: every node that could
+//       fill it starts earlier than the node just placed, hence is passed.
 // Branching: candidates (nodes allowed by every active rule) are tried lowest h first, then by a static
-// rank (the heaviest section a node lives in, then lifetime length, then size: hard nodes first).
+// rank. Four ranks take turns in the restarts: the time sweep (earliest start, then longer, then larger:
+// one level is filled left to right; switch `sweep_order`), and three "hard nodes first" orders (the
+// heaviest section a node lives in, lifetime length, area, in different priorities). Every other cycle
+// of the four uses them with n/4 seeded swaps of neighbors in the order (switch `shuffle_ties`), so a
+// restart does not replay the same early mistake; any static rank keeps the search complete (above),
+// and the memo key includes the rank's identity, so no failed state of one order is reused by another.
 //
 // Geometry. The search is written against GeometryPolicy for everything but the axis: it needs a 1-D
 // geometry with an `alignment()` (linear_dram today; SB/PSUM would add a partition dimension). Extents
 // must have partitions == 1. The result is checked with the geometry's own `legal` and `overlaps` on
 // every edge before it is returned, so a bug can only cost a solution, never return a wrong one.
+//
+// Where it is weak (measured on planted instances, benchmarks/bench_search.cpp and docs/PERFORMANCE.md):
+// problems that tile capacity x time exactly with a few hundred buffers. A wrong choice at a low level
+// (e.g. which of several pieces that start together goes lowest) is detected only when the search climbs
+// to the level where the pieces' ends matter, and every choice elsewhere in time at the levels between
+// is enumerated first. A time-local branching (or learning from failures) would be the next step.
+// Tried for issue 11 and dropped (no change in fit rate): Luby and x1.5 restart schedules, an exact
+// per-section "staircase" bound on the (e) floors, and a pure time-sweep probe (placing buffers in start
+// order into free segments, best fit first), which thrashes even more.
 //
 // Restarts per independent part. Time ranges that no node crosses (a zero cut between sections of the
 // whole problem) are independent problems: no node of one shares a section, hence an edge, with a node of
@@ -69,6 +95,7 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
@@ -105,6 +132,9 @@ struct search_options {
   bool memo = true;                // remember failed states (unplaced set, their skylines, last placement)
   bool forced_nodes = true;        // (d) a node no unplaced neighbor can block must come next or earlier
   bool part_restarts = true;       // each independent time range runs its own restart schedule
+  bool passed_nodes = true;        // (e) nodes the canonical order has passed must rise: lift their floor
+  bool sweep_order = true;         // add the time-sweep static order (earliest start first) to the restarts
+  bool shuffle_ties = true;        // restarts after the first round of orders perturb them (seeded)
 };
 
 enum class search_status : std::uint8_t {
@@ -133,6 +163,7 @@ struct search_stats {
   std::uint64_t pruned_memo = 0;       // subtrees cut because the same state failed before
   std::uint64_t pruned_forced = 0;     // candidates skipped and states cut by (d)
   std::uint64_t rounds = 0;            // restarts used, summed over independent parts (orders tried)
+  std::uint64_t deepest = 0;           // most nodes placed at once (how close a failed search came)
   double seconds = 0;
 };
 
@@ -163,6 +194,9 @@ class placement_search {
     placed_.assign(n_, 0);
     build_sections(life);
     build_twins(life);
+    min_nb_.assign(n_, unbounded);
+    for (std::size_t v = 0; v < n_; ++v)
+      for (node_id u : g_.neighbors(static_cast<node_id>(v))) min_nb_[v] = std::min(min_nb_[v], size_[u]);
   }
 
   search_result run() {
@@ -208,6 +242,7 @@ class placement_search {
   enum class outcome : std::uint8_t { ok, fail, abort };
   static constexpr node_id none = std::numeric_limits<node_id>::max();
   static constexpr std::size_t heuristics = 3;
+  static constexpr std::array<std::size_t, 4> order_list{6, 0, 1, 2};  // with the sweep order
 
   /// Solves `part` (all of it unplaced, alone in sections [slo, shi)) with restarts: each static order
   /// gets a node budget; the budget doubles after every round of orders, so a lucky order finishes early
@@ -217,9 +252,14 @@ class placement_search {
     const std::size_t mark = log_.size();
     std::uint64_t budget = std::max<std::uint64_t>(part.size(), 64);
     for (std::size_t round = 0;; ++round) {
-      const std::size_t h = (round + opt_.first_order) % heuristics;
-      build_rank(h);
-      variant_ = h;
+      const std::size_t count = opt_.sweep_order && sections_ ? heuristics + 1 : heuristics;
+      const std::size_t slot = (round + opt_.first_order) % count;
+      const std::size_t h = slot < order_list.size() && opt_.sweep_order && sections_ ? order_list[slot] : slot;
+      // Every other cycle of orders perturbs the orders' ties (seeded by the round: deterministic), so a
+      // restart does not always replay the same early mistakes; the cycles between keep the plain orders.
+      const std::uint64_t shake = opt_.shuffle_ties && (round / count) % 2 == 1 ? round : 0;
+      build_rank(h, shake);
+      variant_ = h + 16 * shake;
       const bool last_round = !opt_.restarts || budget >= opt_.node_limit;
       attempt_limit_ = last_round ? opt_.node_limit : std::min(opt_.node_limit, st_.nodes + budget);
       std::vector<node_id> nodes = part;
@@ -227,7 +267,7 @@ class placement_search {
       ++st_.rounds;
       if (out != outcome::abort || aborted_ || last_round) return out;
       undo_to(mark);  // a budget abort: start over with the next order
-      if ((round + 1) % heuristics == 0) budget *= 2;
+      if ((round + 1) % count == 0) budget *= 2;
     }
   }
 
@@ -315,7 +355,7 @@ class placement_search {
   /// Static order among candidates of equal h (and the tie-break of the canonical order): variant 0
   /// sorts by the heaviest section a node lives in, then area (size x length), then length; variant 1 by
   /// heaviest section, length, area; variant 2 by area, heaviest section, length. All descending, then id.
-  void build_rank(std::size_t variant) {
+  void build_rank(std::size_t variant, std::uint64_t shake) {
     std::vector<std::uint64_t> heavy(n_, 0), len(n_, 0);
     std::vector<double> area(n_, 0);
     for (std::size_t v = 0; v < n_; ++v) {
@@ -355,6 +395,11 @@ class placement_search {
         case 4:
           if (area[a] != area[b]) return area[a] > area[b];
           break;
+        case 6:  // time sweep: earliest start first, then longer, then larger
+          if (sections_ && sec_lo_[a] != sec_lo_[b]) return sec_lo_[a] < sec_lo_[b];
+          if (len[a] != len[b]) return len[a] > len[b];
+          if (size_[a] != size_[b]) return size_[a] > size_[b];
+          break;
         default:
           if (heavy[a] != heavy[b]) return heavy[a] > heavy[b];
           if (size_[a] != size_[b]) return size_[a] > size_[b];
@@ -363,6 +408,14 @@ class placement_search {
       }
       return a < b;
     });
+    if (shake != 0 && n_ > 1) {  // n/4 seeded swaps of neighbors in the order
+      std::uint64_t x = mix(shake);
+      for (std::size_t k = 0; k < n_ / 4; ++k) {
+        x = mix(x);
+        const std::size_t i = static_cast<std::size_t>(x % (n_ - 1));
+        std::swap(ids[i], ids[i + 1]);
+      }
+    }
     rank_.assign(n_, 0);
     for (std::size_t i = 0; i < n_; ++i) rank_[ids[i]] = static_cast<std::uint32_t>(i);
   }
@@ -415,6 +468,9 @@ class placement_search {
   /// Depth-first search over canonical placements of `nodes` (of which `left` are unplaced), the last
   /// placement at offset `last` by the node of rank `last_rank`. (c) need only be checked on sections
   /// [dlo, dhi): the caller knows every other section of [slo, shi) passes (see the loop below).
+  /// One piece on purpose: the per-state scan (bound, the two lowest tops for (b1), the memo key), the
+  /// forced node of (d), the look-ahead of (c) and the child's check range of (c)/(e) are computed once
+  /// per state and used by every candidate; split up, a dozen locals would travel between the parts.
   outcome dfs(const std::vector<node_id>& nodes, std::uint32_t slo, std::uint32_t shi, std::size_t left,
               std::uint64_t last, std::uint32_t last_rank, std::uint32_t dlo, std::uint32_t dhi) {
     if (left == 0) return outcome::ok;
@@ -441,7 +497,9 @@ class placement_search {
         best2 = t;
       }
     }
-    if (sections_ && opt_.section_cuts && !section_cut(dlo, dhi, last)) {
+    // (e) needs every section: the set of passed nodes changes everywhere when (last, last_rank) moves.
+    const bool lift = opt_.passed_nodes && sections_ && opt_.section_cuts;
+    if (sections_ && opt_.section_cuts && !section_cut(dlo, dhi, last, last_rank, lift)) {
       ++st_.pruned_section;
       return outcome::fail;
     }
@@ -507,6 +565,7 @@ class placement_search {
       const std::uint64_t x = h(b);
       const std::size_t mark = log_.size();
       place(b, x);
+      st_.deepest = std::max<std::uint64_t>(st_.deepest, log_.size());
       outcome o;
       std::vector<std::uint32_t> points;
       if (sections_ && opt_.decompose) {
@@ -530,6 +589,20 @@ class placement_search {
               dlo2 = std::min(dlo2, std::max(sec_lo_[u], slo));
               dhi2 = std::max(dhi2, std::min(sec_hi_[u], shi));
             }
+        // (e) moves floors outside b's neighbors too. If the level rose (x > last), every passed node's
+        // floor align(last + smallest neighbor) rose with it: check the whole range. If not, the only
+        // change is the nodes passed by this step (h == x, rank between the last placement's and b's):
+        // add their sections.
+        if (lift && x > last) {
+          dlo2 = slo;
+          dhi2 = shi;
+        } else if (lift) {
+          for (node_id c : nodes)
+            if (!placed_[c] && h(c) == x && rank_[c] < rank_[b] && (last_rank == none || rank_[c] > last_rank)) {
+              dlo2 = std::min(dlo2, std::max(sec_lo_[c], slo));
+              dhi2 = std::max(dhi2, std::min(sec_hi_[c], shi));
+            }
+        }
         o = dfs(nodes, slo, shi, left - 1, x, rank_[b], dlo2, std::max(dlo2, dhi2));
       }
       if (o == outcome::ok) return o;
@@ -558,18 +631,25 @@ class placement_search {
 
   /// (c) on sections [lo, hi): base(k) = max(floor(k), last, min over unplaced nodes c alive in k of h(c)).
   /// Each section stops at the first unplaced node low enough, so loose sections cost little.
-  bool section_cut(std::uint32_t lo, std::uint32_t hi, std::uint64_t last) const noexcept {
+  bool section_cut(std::uint32_t lo, std::uint32_t hi, std::uint64_t last, std::uint32_t last_rank,
+                   bool lift) const noexcept {
     for (std::uint32_t k = lo; k < hi; ++k) {
       if (rem_[k] == 0) continue;
       if (rem_[k] > cap_) return false;
       const std::uint64_t room = cap_ - rem_[k];  // the highest base section k can afford
       if (floor_[k] > room || last > room) return false;
       bool low = false;
-      for (node_id c : alive_[k])
-        if (!placed_[c] && h(c) <= room) {
+      for (node_id c : alive_[k]) {
+        if (placed_[c]) continue;
+        const std::uint64_t hc = h(c);
+        // (e): a passed node lands at or above last + its smallest neighbor.
+        const bool passed = lift && (hc < last || (hc == last && last_rank != none && rank_[c] < last_rank));
+        const std::uint64_t lo = !passed ? hc : min_nb_[c] > room ? unbounded : align_up(last + min_nb_[c]);
+        if (lo <= room) {
           low = true;
           break;
         }
+      }
       if (!low) return false;
     }
     return true;
@@ -639,7 +719,7 @@ class placement_search {
   std::uint64_t cap_;
   std::uint64_t align_;
   search_options opt_;
-  std::vector<std::uint64_t> size_, top_, off_, length_;  // top_[v] = h(v), already aligned
+  std::vector<std::uint64_t> size_, top_, off_, length_, min_nb_;  // min_nb_: smallest neighbor (unbounded: none)  // top_[v] = h(v), already aligned
   std::vector<std::uint8_t> placed_;
   std::vector<node_id> twin_;
   std::vector<std::uint32_t> rank_;
