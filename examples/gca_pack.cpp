@@ -1,11 +1,20 @@
 // gca-pack — packs a DSA problem (buffers with lifetimes and sizes) into one linear address space.
 //
-//   gca-pack [--capacity BYTES] [--alignment A] [--search] [--search-ms MS] [--threads T] [-o OUT.csv] IN.csv
+//   gca-pack [--capacity BYTES] [--alignment A] [--search] [--search-ms MS] [--threads T]
+//            [--interference auto|graph|intervals] [-o OUT.csv] IN.csv
 //
-// Reads `id,lower,upper,size[,alignment]` (half-open lifetimes), builds the interference graph by an
-// endpoint sweep, colors it with the linear DRAM geometry (best-of-n over the select heuristics and
-// simplify orders), and writes `id,lower,upper,size,offset` in input order to OUT or stdout. Prints one
-// summary line on stderr:  buffers=N max_live=L peak=P capacity=C fits=yes|no nodes=S time_ms=T
+// Reads `id,lower,upper,size[,alignment]` (half-open lifetimes) and colors it with the linear DRAM
+// geometry, on one of two interference representations (`--interference`, auto by default):
+//   graph      the interference graph built by an endpoint sweep, best-of-n over the select heuristics
+//              and simplify orders (engine/colorer.hpp), plus the classical size-descending best fit
+//              run on the interval index (so the result is never above that greedy);
+//   intervals  no edge list: best-of-n of engine/interval_colorer.hpp over the interval index, memory
+//              O(buffers) whatever the number of interfering pairs;
+//   auto       intervals when the interfering pairs (counted by sweep) exceed 64 per buffer, where the
+//              graph's memory and time grow past the buffers' (docs/PERFORMANCE.md, "Dense traces").
+// Either way the peak is then lowered by repacking the buffers that define it (improve_peak), and
+// `id,lower,upper,size,offset` is written in input order to OUT or stdout. Prints one summary line on
+// stderr:  buffers=N max_live=L peak=P capacity=C fits=yes|no nodes=S time_ms=T interference=graph|intervals
 // When --capacity is given and the best coloring does not fit, the exact search of
 // gca/engine/search.hpp runs next (MS milliseconds, 2000 by default); --search runs it in any case
 // (without --capacity it aims at max-live, the lower bound). `nodes` counts the search's placements
@@ -30,17 +39,20 @@
 #include <vector>
 
 #include <gca/engine/colorer.hpp>
+#include <gca/engine/interval_colorer.hpp>
 #include <gca/engine/search.hpp>
 #include <gca/error.hpp>
 #include <gca/geometry/linear_dram.hpp>
 #include <gca/graph/interference.hpp>
+#include <gca/graph/interval_index.hpp>
 #include <gca/io/dsa_csv.hpp>
 
 namespace {
 
 int usage(const char* why) {
   std::cerr << "gca-pack: " << why << "\n"
-            << "usage: gca-pack [--capacity BYTES] [--alignment A] [--search] [--search-ms MS] [--threads T] [-o OUT.csv] IN.csv\n";
+            << "usage: gca-pack [--capacity BYTES] [--alignment A] [--search] [--search-ms MS] [--threads T]\n"
+               "                [--interference auto|graph|intervals] [-o OUT.csv] IN.csv\n";
   return 1;
 }
 
@@ -63,7 +75,7 @@ int main(int argc, char** argv) {
   bool search = false;
   std::uint64_t search_ms = 2000;
   std::uint64_t threads = 0;
-  std::string out_path, in_path;
+  std::string out_path, in_path, interference = "auto";
   for (int i = 1; i < argc; ++i) {
     const std::string_view a = argv[i];
     auto value = [&]() -> std::optional<std::string_view> {
@@ -92,6 +104,11 @@ int main(int argc, char** argv) {
       } else {
         alignment = *n;
       }
+    } else if (a == "--interference") {
+      const auto v = value();
+      if (!v || (*v != "auto" && *v != "graph" && *v != "intervals"))
+        return usage("--interference needs auto, graph or intervals");
+      interference = std::string(*v);
     } else if (a == "-o") {
       const auto v = value();
       if (!v) return usage("-o needs a file name");
@@ -135,7 +152,7 @@ int main(int argc, char** argv) {
   }
 
   const gca::live_range_table live = gca::to_live_ranges(p);
-  const gca::interference_graph g = gca::build_interference(live);
+  const gca::interval_index index(live);
   std::vector<gca::extent> extents;
   std::vector<double> priority;  // bytes x lifetime: the "area" order, one of the best-of-n variants
   for (gca::node_id v = 0; v < p.buffers.size(); ++v) {
@@ -143,16 +160,35 @@ int main(int argc, char** argv) {
     priority.push_back(static_cast<double>(p.buffers[v].size) * static_cast<double>(live.live_length(v)));
   }
   const gca::linear_dram geom(capacity.value_or(gca::unbounded), alignment);
-  const gca::coloring_problem problem{.graph = g, .extents = extents, .priority = priority};
   if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
-  const gca::coloring_result r = gca::color_best_of(problem, geom, static_cast<unsigned>(threads));
+  const gca::interval_problem iproblem{.live = live, .index = index, .extents = extents, .priority = priority};
+  // Past 64 pairs per buffer the graph costs more than the buffers (measured: docs/PERFORMANCE.md).
+  constexpr std::uint64_t pairs_per_buffer = 64;
+  const bool use_intervals =
+      interference == "intervals" ||
+      (interference == "auto" &&
+       gca::sweep_pairs(gca::sweep_degrees(live, index)) > pairs_per_buffer * p.buffers.size());
+  std::optional<gca::interference_graph> g;  // only on the graph path (the exact search reads it too)
+  gca::coloring_result r;
+  if (use_intervals) {
+    r = gca::color_intervals(iproblem, geom, static_cast<unsigned>(threads));
+  } else {
+    g = gca::build_interference(live);
+    const gca::coloring_problem problem{.graph = *g, .extents = extents, .priority = priority};
+    r = gca::color_best_of(problem, geom, static_cast<unsigned>(threads));
+    // The classical greedy as one more variant: never above size-descending best fit.
+    const gca::color_options classic{gca::select_heuristic::best_fit, gca::simplify_order::size_descending};
+    gca::coloring_result c = gca::color_intervals(iproblem, geom, std::span(&classic, 1));
+    if (gca::detail::better_result({}, c, r)) r = std::move(c);
+  }
+  const std::uint64_t lower = gca::max_live(p);
+  gca::improve_peak(iproblem, gca::geometry_ref(geom), r, lower, static_cast<unsigned>(threads));
   bool fits = r.complete();
   std::uint64_t peak = r.peak;
   std::vector<std::uint64_t> offsets;
   if (fits)
     for (const auto& pl : r.placements) offsets.push_back(pl->offset);
   std::uint64_t nodes = 0;
-  const std::uint64_t lower = gca::max_live(p);
   if ((capacity && !fits) || (search && (!fits || peak > lower))) {
     // The exact search: within the capacity, or (no capacity) at max-live, the best possible peak.
     std::vector<gca::interval> lifetimes;
@@ -160,7 +196,8 @@ int main(int argc, char** argv) {
     gca::search_options opt;
     opt.deadline = t0 + std::chrono::milliseconds(search_ms);
     if (!capacity) opt.capacity = lower;
-    const gca::search_result s = gca::search_placement(g, extents, lifetimes, geom, opt);
+    if (!g) g = gca::build_interference(live);
+    const gca::search_result s = gca::search_placement(*g, extents, lifetimes, geom, opt);
     nodes = s.stats.nodes;
     if (s.found() && (!fits || s.peak < peak)) {
       fits = true;
@@ -174,7 +211,8 @@ int main(int argc, char** argv) {
   std::cerr << "buffers=" << p.buffers.size() << " max_live=" << lower << " peak=" << peak
             << " capacity=" << (capacity ? std::to_string(*capacity) : std::string("none"))
             << " fits=" << (fits ? "yes" : "no") << " nodes=" << nodes
-            << " time_ms=" << static_cast<std::uint64_t>(ms + 0.5) << '\n';
+            << " time_ms=" << static_cast<std::uint64_t>(ms + 0.5)
+            << " interference=" << (use_intervals ? "intervals" : "graph") << '\n';
   if (!fits) return 3;
 
   if (out_path.empty()) {

@@ -1,0 +1,380 @@
+// gca/engine/interval_colorer.hpp — the colorer for interval live ranges, with no edge list.
+//
+// Provides `interval_problem` (live ranges + their interval_index instead of a graph, with the same
+// extents, costs, pins and priorities as `coloring_problem`), `color_intervals` (best-of-n over
+// placement orders x select heuristics, the same result type as `color_best_of`), `interval_variants`
+// (the default variants) and `improve_peak` (repacks the buffers that define the peak).
+//
+// Why: when every node is a union of a few intervals, "u and v interfere" is a property of their
+// intervals, so select can ask an interval index (graph/interval_index.hpp) which placed nodes meet v
+// instead of walking v's edges. Time O(n log n + sum over nodes of the intervals their query meets),
+// memory O(n + intervals): the pairs are visited, never stored. On a trace with 9,000 buffers live at
+// once that is the difference between gigabytes and megabytes (docs/PERFORMANCE.md, "Dense traces").
+//
+// What it computes, and how it relates to the graph colorer (engine/colorer.hpp):
+//   * With an unbounded capacity every node is trivially colorable, so simplify is a sort by its ready
+//     key and select places nodes in the reverse of that order. The orders largest-first,
+//     priority-first and largest-degree are reproduced here exactly (same keys, same tie-breaks, the
+//     degrees counted by sweep: graph/interval_index.hpp), so those variants give the same placements
+//     as `color` (tests/test_engine.cpp checks it). smallest-last needs the remaining degrees as nodes
+//     leave, i.e. a walk over every edge, and is not offered here.
+//   * Two orders only this engine has, because they need live ranges: size-descending (largest first,
+//     then the longer lifetime, then the lower id: the order of TFLite's "greedy by size" planner and
+//     XLA's heap simulator; with best-fit it *is* that classical greedy, so a best-of-n that includes it
+//     is never above it) and longest-first (longest lifetime first, then larger, then lower id).
+//   * With a bounded capacity there is no trivially-colorable test (it would need each node's pressure,
+//     a sum over its neighbors of a non-linear bound): every node is placed greedily, and nodes that
+//     find no place are reported unplaced (no_free_position), as an optimistic node would be.
+// Pins, nodes that cannot fit and pin conflicts are handled as `color` does (phases 1 and 2 of
+// engine/colorer.hpp); `fixed` pins are never checked against each other, as in build_interference.
+// Deterministic: every order ends in the node id, best-of-n breaks ties on variant order, and threads
+// only decide which variant runs where.
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <numeric>
+#include <optional>
+#include <span>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <gca/engine/colorer.hpp>
+#include <gca/engine/geometry_ref.hpp>
+#include <gca/error.hpp>
+#include <gca/geometry/concept.hpp>
+#include <gca/graph/interval_index.hpp>
+
+namespace gca {
+
+/// What to color: like coloring_problem, with the live ranges and their index in place of a graph.
+/// Non-owning: everything must outlive the call; `index` must be built from `live`.
+struct interval_problem {
+  const live_range_table& live;
+  const interval_index& index;
+  std::span<const extent> extents;                        // one per node
+  std::span<const double> spill_costs = {};               // one per node, >= 0; empty: all 1
+  std::span<const std::optional<placement>> pinned = {};  // one per node; empty: nothing pinned
+  std::span<const double> priority = {};                  // one per node, for priority_first; empty: footprint
+  std::span<const std::uint8_t> fixed = {};               // pins decided together (never checked against each other)
+};
+
+/// The variants color_intervals runs by default: best-fit and first-fit with each order this engine
+/// reproduces (priority-first only with priorities), then size-descending and longest-first with best fit.
+inline std::vector<color_options> interval_variants(bool with_priority = false) {
+  std::vector<color_options> v;
+  for (simplify_order o : {simplify_order::largest_first, simplify_order::priority_first,
+                           simplify_order::largest_degree}) {
+    if (o == simplify_order::priority_first && !with_priority) continue;
+    for (select_heuristic h : {select_heuristic::best_fit, select_heuristic::first_fit}) v.push_back({h, o});
+  }
+  v.push_back({select_heuristic::best_fit, simplify_order::size_descending});
+  v.push_back({select_heuristic::best_fit, simplify_order::longest_first});
+  return v;
+}
+
+namespace detail {
+
+inline void check_interval_problem(const interval_problem& p) {
+  const std::size_t n = p.live.num_nodes();
+  if (p.index.num_nodes() != n || p.index.num_intervals() != p.live.intervals.size())
+    throw input_error("color_intervals: the interval index was not built from these live ranges");
+  auto check_size = [n](std::size_t got, const char* what) {
+    if (got != n)
+      throw input_error(std::string("color_intervals: ") + what + " has " + std::to_string(got) +
+                        " entries for " + std::to_string(n) + " nodes");
+  };
+  check_size(p.extents.size(), "extents");
+  if (!p.spill_costs.empty()) check_size(p.spill_costs.size(), "spill_costs");
+  if (!p.pinned.empty()) check_size(p.pinned.size(), "pinned");
+  if (!p.priority.empty()) check_size(p.priority.size(), "priority");
+  if (!p.fixed.empty()) check_size(p.fixed.size(), "fixed");
+  check_costs(p.spill_costs, p.priority);
+}
+
+/// The placed nodes whose live range meets v's, as select's neighbor list. `stamp` (one slot per node,
+/// kept by the caller across queries) drops the repeats of nodes met by several intervals; `query` must
+/// differ from every value used before with the same array.
+struct meeting_scratch {
+  std::vector<std::uint64_t> stamp;
+  std::uint64_t query = 0;
+  std::vector<placed_neighbor> nbrs;
+  explicit meeting_scratch(std::size_t n) : stamp(n, 0) {}
+};
+
+inline std::span<const placed_neighbor> placed_meeting(const interval_problem& p, node_id v,
+                                                       const std::vector<std::optional<placement>>& placements,
+                                                       meeting_scratch& s) {
+  s.nbrs.clear();
+  const std::uint64_t q = ++s.query;
+  s.stamp[v] = q;
+  p.index.for_each_meeting(p.live.ranges(v), [&](node_id u) {
+    if (s.stamp[u] == q || !placements[u]) return;
+    s.stamp[u] = q;
+    s.nbrs.push_back({p.extents[u], *placements[u]});
+  });
+  return s.nbrs;
+}
+
+/// Phases 1 and 2 of engine/colorer.hpp without a graph: the legal pins placed, illegal pins and nodes
+/// that fit nowhere reported, overlapping pins of meeting live ranges reported (u < v, sorted).
+inline prepared_problem prepare_intervals(const interval_problem& p, geometry_ref geom) {
+  const std::size_t n = p.live.num_nodes();
+  prepared_problem q;
+  q.roles.assign(n, node_role::normal);
+  q.placements.assign(n, std::nullopt);
+  for (node_id v = 0; v < n; ++v) {
+    if (p.pinned.empty() || !p.pinned[v]) continue;
+    if (!geom.legal(p.extents[v], *p.pinned[v])) {
+      q.roles[v] = node_role::excluded;
+      q.unplaced.push_back({v, unplaced_reason::pinned_illegal});
+      continue;
+    }
+    q.roles[v] = node_role::pinned;
+    q.placements[v] = p.pinned[v];
+    ++q.pinned;
+  }
+  auto is_fixed = [&](node_id v) { return !p.fixed.empty() && p.fixed[v] != 0; };
+  std::vector<node_id> stamp(q.pinned > 0 ? n : 0, static_cast<node_id>(-1));
+  for (node_id v = 0; v < n && q.pinned > 0; ++v) {
+    if (q.roles[v] != node_role::pinned) continue;
+    p.index.for_each_meeting(p.live.ranges(v), [&](node_id u) {
+      if (u <= v || stamp[u] == v || q.roles[u] != node_role::pinned || (is_fixed(u) && is_fixed(v))) return;
+      stamp[u] = v;
+      if (geom.overlaps(p.extents[v], *q.placements[v], p.extents[u], *q.placements[u]))
+        q.pinned_conflicts.emplace_back(v, u);
+    });
+  }
+  std::sort(q.pinned_conflicts.begin(), q.pinned_conflicts.end());
+  for (node_id v = 0; v < n; ++v) {
+    if (q.roles[v] == node_role::normal && !geom.fits(p.extents[v])) {
+      q.roles[v] = node_role::excluded;
+      q.unplaced.push_back({v, unplaced_reason::does_not_fit});
+    }
+  }
+  return q;
+}
+
+/// The nodes of role `normal` in the order select places them under `order` (see the header comment:
+/// the reverse of the graph simplify's removal order for the orders both engines have).
+inline std::vector<node_id> placement_order(const interval_problem& p, const prepared_problem& q,
+                                            std::span<const std::uint32_t> degree, simplify_order order) {
+  const std::size_t n = p.live.num_nodes();
+  std::vector<node_id> nodes;
+  for (node_id v = 0; v < n; ++v)
+    if (q.roles[v] == node_role::normal) nodes.push_back(v);
+  auto footprint = [&](node_id v) {
+    return static_cast<double>(p.extents[v].partitions) * static_cast<double>(p.extents[v].bytes);
+  };
+  auto life = [&](node_id v) { return p.live.live_length(v); };
+  // The graph simplify pops the smallest (primary, secondary, id) first and select places the last
+  // popped first: placement is by descending (primary, secondary, id).
+  auto by_keys = [&](auto key) {
+    std::vector<std::pair<std::pair<double, double>, node_id>> k;
+    k.reserve(nodes.size());
+    for (node_id v : nodes) k.push_back({key(v), v});
+    std::sort(k.begin(), k.end(), [](const auto& a, const auto& b) { return a > b; });
+    for (std::size_t i = 0; i < k.size(); ++i) nodes[i] = k[i].second;
+  };
+  switch (order) {
+    case simplify_order::largest_first:
+      by_keys([&](node_id v) { return std::pair{footprint(v), static_cast<double>(degree[v])}; });
+      break;
+    case simplify_order::priority_first:
+      by_keys([&](node_id v) { return std::pair{p.priority.empty() ? footprint(v) : p.priority[v], footprint(v)}; });
+      break;
+    case simplify_order::largest_degree:
+      by_keys([&](node_id v) { return std::pair{static_cast<double>(degree[v]), footprint(v)}; });
+      break;
+    case simplify_order::size_descending:
+      std::stable_sort(nodes.begin(), nodes.end(), [&](node_id a, node_id b) {
+        if (footprint(a) != footprint(b)) return footprint(a) > footprint(b);
+        return life(a) > life(b);
+      });
+      break;
+    case simplify_order::longest_first:
+      std::stable_sort(nodes.begin(), nodes.end(), [&](node_id a, node_id b) {
+        if (life(a) != life(b)) return life(a) > life(b);
+        return footprint(a) > footprint(b);
+      });
+      break;
+    case simplify_order::smallest_last:
+      throw input_error("color_intervals: smallest-last needs the remaining degrees, i.e. an edge list; "
+                        "use the graph colorer (engine/colorer.hpp)");
+  }
+  return nodes;
+}
+
+/// Places `nodes` in order by heuristic h into `placements` (which holds the pins and earlier
+/// placements); returns the nodes that found no place, in order.
+inline std::vector<unplaced_node> place_in_order(const interval_problem& p, geometry_ref geom,
+                                                 std::span<const node_id> nodes, select_heuristic h,
+                                                 std::vector<std::optional<placement>>& placements,
+                                                 meeting_scratch& scratch) {
+  std::vector<unplaced_node> out;
+  for (node_id v : nodes) {
+    placements[v] = geom.select(p.extents[v], placed_meeting(p, v, placements, scratch), h);
+    if (!placements[v]) out.push_back({v, unplaced_reason::no_free_position});
+  }
+  return out;
+}
+
+inline coloring_result finish_intervals(const interval_problem& p, geometry_ref geom, const color_options& opt,
+                                        const prepared_problem& q, std::span<const node_id> nodes,
+                                        std::uint64_t pairs) {
+  const std::size_t n = p.live.num_nodes();
+  coloring_result r;
+  r.options = opt;
+  r.placements = q.placements;
+  r.pinned_conflicts = q.pinned_conflicts;
+  r.stats.nodes = n;
+  r.stats.edges = pairs;
+  r.stats.runs = 1;
+  r.stats.pinned = q.pinned;
+  meeting_scratch scratch(n);
+  std::vector<unplaced_node> unplaced = place_in_order(p, geom, nodes, opt.heuristic, r.placements, scratch);
+  unplaced.insert(unplaced.end(), q.unplaced.begin(), q.unplaced.end());
+  sort_by_node(unplaced);
+  r.unplaced = std::move(unplaced);
+  for (node_id v = 0; v < n; ++v)
+    if (r.placements[v]) r.peak = std::max(r.peak, geom.end(p.extents[v], *r.placements[v]));
+  return r;
+}
+
+}  // namespace detail
+
+/// Best-of-n over `variants` (their orders must not be smallest-last) with the interval index, on up to
+/// `threads` threads; the winner by the same score as color_best_of, ties to the earlier variant, so
+/// the answer does not depend on the thread count. `result.stats.edges` is the number of interfering
+/// pairs, counted by sweep (never listed). Throws input_error on inconsistent sizes, bad costs, an
+/// empty variant list or smallest-last.
+inline coloring_result color_intervals(const interval_problem& p, geometry_ref geom,
+                                       std::span<const color_options> variants, unsigned threads = 1) {
+  if (variants.empty()) throw input_error("color_intervals: no variant to run");
+  detail::check_interval_problem(p);
+  for (const color_options& o : variants)
+    if (o.order == simplify_order::smallest_last)
+      throw input_error("color_intervals: smallest-last needs an edge list; use the graph colorer");
+  const std::vector<std::uint32_t> degree = sweep_degrees(p.live, p.index);
+  const std::uint64_t pairs = sweep_pairs(degree);
+  const detail::prepared_problem q = detail::prepare_intervals(p, geom);
+  const bool worth_it = p.live.num_nodes() + pairs >= parallel_threshold;
+  std::vector<std::optional<coloring_result>> results(variants.size());
+  detail::run_jobs(variants.size(), worth_it ? threads : 1, [&](std::size_t i) {
+    const std::vector<node_id> nodes = detail::placement_order(p, q, degree, variants[i].order);
+    results[i] = detail::finish_intervals(p, geom, variants[i], q, nodes, pairs);
+  });
+  std::size_t best = 0;
+  for (std::size_t i = 1; i < variants.size(); ++i)
+    if (detail::better_result(p.spill_costs, *results[i], *results[best])) best = i;
+  results[best]->stats.runs = variants.size();
+  return std::move(*results[best]);
+}
+
+template <GeometryPolicy Geometry>
+coloring_result color_intervals(const interval_problem& p, const Geometry& geom,
+                                std::span<const color_options> variants, unsigned threads = 1) {
+  return color_intervals(p, geometry_ref(geom), variants, threads);
+}
+
+/// best-of-n over interval_variants().
+template <GeometryPolicy Geometry>
+coloring_result color_intervals(const interval_problem& p, const Geometry& geom, unsigned threads = 1) {
+  const std::vector<color_options> v = interval_variants(!p.priority.empty());
+  return color_intervals(p, geometry_ref(geom), std::span<const color_options>(v), threads);
+}
+
+struct improve_stats {
+  std::size_t rounds = 0;    // rounds that lowered the peak
+  std::size_t trials = 0;    // repacks tried
+  std::uint64_t before = 0;  // peak on entry
+};
+
+/// Lowers the peak of a complete coloring `r` of `p` by repacking the buffers that define it: for a cut
+/// some way below the peak (1/256, 1/64, 1/16 and 1/4 of it), every node that ends above the cut (and is
+/// not pinned) is taken out and placed again, in four orders (size-descending, longest-first, largest
+/// area and earliest start) with best fit, around the nodes that stay; a repack is kept when every node
+/// finds a place and the peak falls, and the next round starts from it. Stops when a round gains nothing,
+/// the peak reaches `lower_bound` (e.g. max-live), or after `max_rounds`. The repacks of one round run on
+/// up to `threads` threads and the best (lowest peak, then the first in trial order) is kept, so the
+/// answer does not depend on the thread count. Never raises the peak; `r` must be complete.
+/// A cut that would take out more than `max_victims` nodes is skipped (the cost of a repack grows with it).
+inline improve_stats improve_peak(const interval_problem& p, geometry_ref geom, coloring_result& r,
+                                  std::uint64_t lower_bound = 0, unsigned threads = 1, std::size_t max_rounds = 16,
+                                  std::size_t max_victims = 1u << 14) {
+  detail::check_interval_problem(p);
+  improve_stats st;
+  st.before = r.peak;
+  if (!r.complete()) return st;
+  const std::size_t n = p.live.num_nodes();
+  auto footprint = [&](node_id v) {
+    return static_cast<double>(p.extents[v].partitions) * static_cast<double>(p.extents[v].bytes);
+  };
+  auto life = [&](node_id v) { return p.live.live_length(v); };
+  auto start = [&](node_id v) { return p.live.ranges(v).empty() ? program_point{0} : p.live.ranges(v).front().begin; };
+  auto is_pin = [&](node_id v) { return !p.pinned.empty() && p.pinned[v].has_value(); };
+  constexpr std::uint64_t shifts[] = {8, 6, 4, 2};
+  constexpr std::size_t orders = 4;
+  for (std::size_t round = 0; round < max_rounds && r.peak > lower_bound; ++round) {
+    struct trial {
+      std::vector<std::optional<placement>> placements;
+      std::uint64_t peak = 0;
+      bool ok = false;
+    };
+    std::vector<std::vector<node_id>> victims;  // per cut
+    for (std::uint64_t s : shifts) {
+      const std::uint64_t cut = r.peak - (r.peak >> s);
+      std::vector<node_id> v;
+      for (node_id u = 0; u < n; ++u)
+        if (r.placements[u] && !is_pin(u) && geom.end(p.extents[u], *r.placements[u]) > cut) v.push_back(u);
+      if (v.size() > max_victims) break;
+      if (!victims.empty() && victims.back().size() == v.size()) continue;  // the same set again
+      victims.push_back(std::move(v));
+    }
+    std::vector<trial> trials(victims.size() * orders);
+    detail::run_jobs(trials.size(), n >= parallel_threshold ? threads : 1, [&](std::size_t t) {
+      std::vector<node_id> nodes = victims[t / orders];
+      switch (t % orders) {
+        case 0:
+          std::stable_sort(nodes.begin(), nodes.end(), [&](node_id a, node_id b) {
+            return footprint(a) != footprint(b) ? footprint(a) > footprint(b) : life(a) > life(b);
+          });
+          break;
+        case 1:
+          std::stable_sort(nodes.begin(), nodes.end(), [&](node_id a, node_id b) {
+            return life(a) != life(b) ? life(a) > life(b) : footprint(a) > footprint(b);
+          });
+          break;
+        case 2:
+          std::stable_sort(nodes.begin(), nodes.end(), [&](node_id a, node_id b) {
+            return footprint(a) * static_cast<double>(life(a)) > footprint(b) * static_cast<double>(life(b));
+          });
+          break;
+        default:
+          std::stable_sort(nodes.begin(), nodes.end(), [&](node_id a, node_id b) { return start(a) < start(b); });
+          break;
+      }
+      trial& tr = trials[t];
+      tr.placements = r.placements;
+      for (node_id v : nodes) tr.placements[v].reset();
+      detail::meeting_scratch scratch(n);
+      tr.ok = detail::place_in_order(p, geom, nodes, select_heuristic::best_fit, tr.placements, scratch).empty();
+      for (node_id v = 0; v < n && tr.ok; ++v)
+        if (tr.placements[v]) tr.peak = std::max(tr.peak, geom.end(p.extents[v], *tr.placements[v]));
+    });
+    st.trials += trials.size();
+    std::size_t best = trials.size();
+    for (std::size_t t = 0; t < trials.size(); ++t)
+      if (trials[t].ok && trials[t].peak < r.peak && (best == trials.size() || trials[t].peak < trials[best].peak))
+        best = t;
+    if (best == trials.size()) break;
+    r.placements = std::move(trials[best].placements);
+    r.peak = trials[best].peak;
+    ++st.rounds;
+  }
+  return st;
+}
+
+}  // namespace gca
