@@ -33,6 +33,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <iterator>
 #include <cstdint>
 #include <numeric>
 #include <optional>
@@ -45,7 +46,9 @@
 #include <gca/engine/geometry_ref.hpp>
 #include <gca/error.hpp>
 #include <gca/geometry/concept.hpp>
+#include <gca/geometry/detail/start_search.hpp>
 #include <gca/graph/interval_index.hpp>
+#include <gca/ir/types.hpp>
 
 namespace gca {
 
@@ -61,17 +64,18 @@ struct interval_problem {
   std::span<const std::uint8_t> fixed = {};               // pins decided together (never checked against each other)
 };
 
-/// The variants color_intervals runs by default: best-fit and first-fit with each order this engine
-/// reproduces (priority-first only with priorities), then size-descending and longest-first with best fit.
+/// The variants color_intervals runs by default: the classical greedy (best-fit/size-descending), first
+/// fit by size, and best fit by caller priority (only with priorities), by degree and by lifetime. Fewer
+/// than the graph colorer's eight: on dense traces each costs a full pass, best fit by size and first
+/// fit by size are the two size orders that differ, and the peak repack (improve_peak) gains more than
+/// the other pairings did (measured: docs/PERFORMANCE.md, "Dense traces").
 inline std::vector<color_options> interval_variants(bool with_priority = false) {
-  std::vector<color_options> v;
-  for (simplify_order o : {simplify_order::largest_first, simplify_order::priority_first,
-                           simplify_order::largest_degree}) {
-    if (o == simplify_order::priority_first && !with_priority) continue;
-    for (select_heuristic h : {select_heuristic::best_fit, select_heuristic::first_fit}) v.push_back({h, o});
-  }
-  v.push_back({select_heuristic::best_fit, simplify_order::size_descending});
-  v.push_back({select_heuristic::best_fit, simplify_order::longest_first});
+  using enum simplify_order;
+  constexpr select_heuristic bf = select_heuristic::best_fit, ff = select_heuristic::first_fit;
+  std::vector<color_options> v{{bf, size_descending}, {ff, largest_first}};
+  if (with_priority) v.push_back({bf, priority_first});
+  v.push_back({bf, largest_degree});
+  v.push_back({bf, longest_first});
   return v;
 }
 
@@ -117,6 +121,131 @@ inline std::span<const placed_neighbor> placed_meeting(const interval_problem& p
   });
   return s.nbrs;
 }
+
+
+/// The address ranges of the placed nodes of a linear memory over time, so select needs no neighbor
+/// list. A segment tree over the elementary time slots between consecutive interval endpoints; every
+/// tree node x holds two sorted lists of disjoint address ranges:
+///   stored(x)  the ranges of the placed intervals whose canonical decomposition includes x (live over
+///              x's whole span), touching ranges coalesced;
+///   agg(x)     the union of the ranges of the placed intervals live at some slot of x's span (those
+///              stored at x or below, and some more, see insert), overlapping and touching ranges merged.
+/// A query for [l, u) (slots [L, R)) reads agg(c) for the canonical nodes c of [L, R) and stored(x) for
+/// the nodes x on the root paths of leaves L and R - 1. Why that is exactly the placed intervals meeting
+/// [l, u), as a union of address ranges:
+///   sound: everything read is live at some slot in [L, R) (agg(c): c lies inside [L, R); stored(x): x
+///          contains slot L or R - 1 and stored intervals cover all of x);
+///   complete: an interval B meeting [l, u) is live at some slot s in [L, R); s lies in one canonical
+///          node c of the query and in one canonical node d of B, and c, d both contain s, so one is an
+///          ancestor of the other. If d is c or below it, B is in agg(c) (insert adds B to agg of its
+///          canonical nodes and of all their ancestors); if d is above c, d is an ancestor of a canonical
+///          node of [L, R), hence on the root path of L or of R - 1, and B is in stored(d).
+/// Insert adds B to stored of its canonical nodes and to agg of those and of every node on the root
+/// paths of its first and last slot (which hold all their ancestors, and are live-at-some-slot too).
+/// In a packed memory the ranges of nearby nodes touch and merge, so a query reads far fewer entries
+/// than there are placed neighbors: no O(neighbors log neighbors) sort per select. There is no erase
+/// (agg cannot un-merge): callers build one per placement pass. Memory O(placed intervals x log T).
+class occupancy {
+ public:
+  struct range {
+    std::uint64_t lo, hi;  // [lo, hi)
+  };
+
+  explicit occupancy(const live_range_table& live) {
+    points_.reserve(2 * live.intervals.size());
+    for (const interval& i : live.intervals) {
+      points_.push_back(i.begin);
+      points_.push_back(i.end);
+    }
+    std::sort(points_.begin(), points_.end());
+    points_.erase(std::unique(points_.begin(), points_.end()), points_.end());
+    leaves_ = 1;
+    while (leaves_ + 1 < points_.size()) leaves_ *= 2;
+    stored_.resize(2 * leaves_);
+    agg_.resize(2 * leaves_);
+  }
+
+  /// Stores the address range [a, b) (a < b) over every interval of `r`, whose endpoints must be
+  /// endpoints of the table this was built from.
+  void insert(std::span<const interval> r, std::uint64_t a, std::uint64_t b) {
+    for (const interval& i : r) {
+      const std::size_t first = slot(i.begin) + leaves_, last = slot(i.end) - 1 + leaves_;
+      for (std::size_t l = first, h = last + 1; l < h; l /= 2, h /= 2) {
+        if (l & 1) touch_add(stored_[l], a, b), merge_add(agg_[l++], a, b);
+        if (h & 1) touch_add(stored_[--h], a, b), merge_add(agg_[h], a, b);
+      }
+      on_paths(first, last, [&](std::size_t x) { merge_add(agg_[x], a, b); });
+    }
+  }
+
+  /// Calls f(range) for stored ranges whose union is the union of the ranges of the placed intervals
+  /// meeting `q` (whose endpoints must be endpoints of the table); ranges may overlap, in no order.
+  template <class F>
+  void for_each_meeting(const interval& q, F&& f) const {
+    const std::size_t first = slot(q.begin) + leaves_, last = slot(q.end) - 1 + leaves_;
+    for (std::size_t l = first, h = last + 1; l < h; l /= 2, h /= 2) {
+      if (l & 1)
+        for (const range& x : agg_[l++]) f(x);
+      if (h & 1)
+        for (const range& x : agg_[--h]) f(x);
+    }
+    // Path nodes inside [L, R) lie below a canonical node of the query, whose agg holds their stored
+    // ranges already: only the strict ancestors of the canonical nodes are read.
+    const std::size_t lo_slot = first - leaves_, hi_slot = last + 1 - leaves_;
+    auto read = [&](std::size_t z, std::size_t width) {
+      const std::size_t from = z * width - leaves_;
+      if (from >= lo_slot && from + width <= hi_slot) return;
+      for (const range& r : stored_[z]) f(r);
+    };
+    for (std::size_t x = first, y = last, width = 1; x >= 1; x /= 2, y /= 2, width *= 2) {
+      read(x, width);
+      if (y != x) read(y, width);
+    }
+  }
+
+ private:
+  std::size_t slot(program_point p) const noexcept {
+    return static_cast<std::size_t>(std::lower_bound(points_.begin(), points_.end(), p) - points_.begin());
+  }
+  /// Every node on the root paths of leaves `x` and `y` (x <= y), once.
+  template <class F>
+  static void on_paths(std::size_t x, std::size_t y, F&& f) {
+    for (; x != y; x /= 2, y /= 2) f(x), f(y);
+    for (; x >= 1; x /= 2) f(x);
+  }
+  /// Adds [a, b), disjoint from every range of v, coalescing with the ranges it touches.
+  static void touch_add(std::vector<range>& v, std::uint64_t a, std::uint64_t b) {
+    auto it = std::lower_bound(v.begin(), v.end(), a, [](const range& x, std::uint64_t k) { return x.lo < k; });
+    const bool joins_prev = it != v.begin() && std::prev(it)->hi == a;
+    const bool joins_next = it != v.end() && it->lo == b;
+    if (joins_prev && joins_next) {
+      std::prev(it)->hi = it->hi;
+      v.erase(it);
+    } else if (joins_prev) {
+      std::prev(it)->hi = b;
+    } else if (joins_next) {
+      it->lo = a;
+    } else {
+      v.insert(it, range{a, b});
+    }
+  }
+  /// Adds [a, b) to the union v, merging every range it overlaps or touches.
+  static void merge_add(std::vector<range>& v, std::uint64_t a, std::uint64_t b) {
+    auto first = std::lower_bound(v.begin(), v.end(), a, [](const range& x, std::uint64_t k) { return x.hi < k; });
+    auto last = std::upper_bound(first, v.end(), b, [](std::uint64_t k, const range& x) { return k < x.lo; });
+    if (first == last) {
+      v.insert(first, range{a, b});
+      return;
+    }
+    first->lo = std::min(first->lo, a);
+    first->hi = std::max(std::prev(last)->hi, b);
+    v.erase(std::next(first), last);
+  }
+
+  std::vector<program_point> points_;  // every interval endpoint, sorted, unique
+  std::size_t leaves_ = 1;
+  std::vector<std::vector<range>> stored_, agg_;  // 1-based heap layout; leaf of slot j: leaves_ + j
+};
 
 /// Phases 1 and 2 of engine/colorer.hpp without a graph: the legal pins placed, illegal pins and nodes
 /// that fit nowhere reported, overlapping pins of meeting live ranges reported (u < v, sorted).
@@ -208,15 +337,62 @@ inline std::vector<node_id> placement_order(const interval_problem& p, const pre
 }
 
 /// Places `nodes` in order by heuristic h into `placements` (which holds the pins and earlier
-/// placements); returns the nodes that found no place, in order.
+/// placements); returns the nodes that found no place, in order. In a linear DRAM the blocked starts
+/// come from an `occupancy` of the placed nodes (built here) and the gap walk of linear_dram::select is
+/// called on them directly: the union of the placed neighbors' address ranges gives the same set of
+/// blocked starts (overlapping or touching ranges give overlapping or touching start runs, which
+/// pick_start merges anyway), so the same answer as select over the neighbor list, at sweep speed.
+/// Other geometries get the neighbor list from the interval index and their own select.
+/// `base`, if given, is the occupancy of exactly the nodes placed on entry (linear DRAM only): it is
+/// copied instead of built.
+inline bool linear_memory(geometry_ref geom) {
+  return geom.linear_alignment().has_value() && geom.space() == memory_type::dram;
+}
+
+inline occupancy occupancy_of(const interval_problem& p, const std::vector<std::optional<placement>>& placements) {
+  occupancy occ(p.live);
+  for (node_id v = 0; v < p.live.num_nodes(); ++v)
+    if (placements[v] && p.extents[v].bytes > 0)
+      occ.insert(p.live.ranges(v), placements[v]->offset, placements[v]->offset + p.extents[v].bytes);
+  return occ;
+}
+
 inline std::vector<unplaced_node> place_in_order(const interval_problem& p, geometry_ref geom,
                                                  std::span<const node_id> nodes, select_heuristic h,
                                                  std::vector<std::optional<placement>>& placements,
-                                                 meeting_scratch& scratch) {
+                                                 meeting_scratch& scratch, const occupancy* base = nullptr) {
   std::vector<unplaced_node> out;
+  if (!linear_memory(geom)) {
+    for (node_id v : nodes) {
+      placements[v] = geom.select(p.extents[v], placed_meeting(p, v, placements, scratch), h);
+      if (!placements[v]) out.push_back({v, unplaced_reason::no_free_position});
+    }
+    return out;
+  }
+  const std::uint64_t align = *geom.linear_alignment();
+  occupancy occ = base ? *base : occupancy_of(p, placements);
+  const std::uint64_t cap = geom.capacity();
+  std::vector<start_range> blocked;
   for (node_id v : nodes) {
-    placements[v] = geom.select(p.extents[v], placed_meeting(p, v, placements, scratch), h);
-    if (!placements[v]) out.push_back({v, unplaced_reason::no_free_position});
+    const extent& e = p.extents[v];
+    std::optional<start_choice> c;
+    if (geom.fits(e)) {
+      const std::uint64_t s = e.bytes;
+      blocked.clear();
+      for (const interval& q : p.live.ranges(v))
+        occ.for_each_meeting(q, [&](const occupancy::range& x) {
+          blocked.push_back(blocked_starts(s, x.lo, x.hi - x.lo));
+        });
+      const start_range domain{0, cap - s};
+      c = pick_start(std::span(&domain, 1), blocked, s, align, h);
+    }
+    if (!c) {
+      placements[v].reset();
+      out.push_back({v, unplaced_reason::no_free_position});
+      continue;
+    }
+    placements[v] = placement{0, c->start};
+    occ.insert(p.live.ranges(v), c->start, c->start + e.bytes);
   }
   return out;
 }
@@ -333,6 +509,14 @@ inline improve_stats improve_peak(const interval_problem& p, geometry_ref geom, 
       if (!victims.empty() && victims.back().size() == v.size()) continue;  // the same set again
       victims.push_back(std::move(v));
     }
+    // The placements without each cut's victims, and (linear DRAM) their occupancy, built once per cut.
+    std::vector<std::vector<std::optional<placement>>> kept(victims.size(), r.placements);
+    std::vector<std::optional<detail::occupancy>> base(victims.size());
+    const bool linear = detail::linear_memory(geom);
+    detail::run_jobs(victims.size(), n >= parallel_threshold ? threads : 1, [&](std::size_t c) {
+      for (node_id v : victims[c]) kept[c][v].reset();
+      if (linear) base[c] = detail::occupancy_of(p, kept[c]);
+    });
     std::vector<trial> trials(victims.size() * orders);
     detail::run_jobs(trials.size(), n >= parallel_threshold ? threads : 1, [&](std::size_t t) {
       std::vector<node_id> nodes = victims[t / orders];
@@ -357,10 +541,10 @@ inline improve_stats improve_peak(const interval_problem& p, geometry_ref geom, 
           break;
       }
       trial& tr = trials[t];
-      tr.placements = r.placements;
-      for (node_id v : nodes) tr.placements[v].reset();
-      detail::meeting_scratch scratch(n);
-      tr.ok = detail::place_in_order(p, geom, nodes, select_heuristic::best_fit, tr.placements, scratch).empty();
+      tr.placements = kept[t / orders];
+      detail::meeting_scratch scratch(linear ? 0 : n);
+      const detail::occupancy* b = base[t / orders] ? &*base[t / orders] : nullptr;
+      tr.ok = detail::place_in_order(p, geom, nodes, select_heuristic::best_fit, tr.placements, scratch, b).empty();
       for (node_id v = 0; v < n && tr.ok; ++v)
         if (tr.placements[v]) tr.peak = std::max(tr.peak, geom.end(p.extents[v], *tr.placements[v]));
     });

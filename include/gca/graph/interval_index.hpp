@@ -66,18 +66,24 @@ class interval_index {
   /// Every node has at most one interval (no node can be reported twice for one query interval).
   bool single_intervals() const noexcept { return single_; }
 
+  /// Calls f(u) for every interval of a node u that begins strictly inside q: q.begin < begin < q.end
+  /// (case (b) of the header comment alone).
+  template <class F>
+  void for_each_starting_inside(const interval& q, F&& f) const {
+    auto first = std::upper_bound(starts_.begin(), starts_.end(), q.begin);
+    const auto last = std::lower_bound(first, starts_.end(), q.end);
+    for (auto i = static_cast<std::size_t>(first - starts_.begin()), e = static_cast<std::size_t>(last - starts_.begin());
+         i < e; ++i)
+      f(start_node_[i]);
+  }
+
   /// Calls f(u) for every interval of a node u that meets `range` (see the header comment: once per
   /// pair of meeting intervals, the querying node included).
   template <class F>
   void for_each_meeting(std::span<const interval> range, F&& f) const {
     for (const interval& q : range) {
       stab(q.begin, f);
-      auto first = std::upper_bound(starts_.begin(), starts_.end(), q.begin);
-      const auto last = std::lower_bound(first, starts_.end(), q.end);
-      for (auto i = static_cast<std::size_t>(first - starts_.begin()),
-                e = static_cast<std::size_t>(last - starts_.begin());
-           i < e; ++i)
-        f(start_node_[i]);
+      for_each_starting_inside(q, f);
     }
   }
 
