@@ -65,18 +65,16 @@ struct interval_problem {
 };
 
 /// The variants color_intervals runs by default: the classical greedy (best-fit/size-descending), first
-/// fit by size, and best fit by caller priority (only with priorities), by degree and by lifetime. Fewer
-/// than the graph colorer's eight: on dense traces each costs a full pass, best fit by size and first
-/// fit by size are the two size orders that differ, and the peak repack (improve_peak) gains more than
-/// the other pairings did (measured: docs/PERFORMANCE.md, "Dense traces").
-inline std::vector<color_options> interval_variants(bool with_priority = false) {
+/// fit by size, best fit by degree and best fit by lifetime. Fewer than the graph colorer's eight: on
+/// dense traces each costs a full pass, and the peak repack (improve_peak) gains more than the other
+/// pairings did. priority-first (gca-pack's area order) is left out on purpose: it interleaves long and
+/// short buffers, which fragments memory into thousands of gaps, and exact best fit must look at every
+/// gap (3.4 s of the 62,000-buffer dense trace's 4.4 s, for the same peak as largest-degree:
+/// docs/PERFORMANCE.md, "Dense traces"); callers can still ask for it.
+inline std::vector<color_options> interval_variants() {
   using enum simplify_order;
   constexpr select_heuristic bf = select_heuristic::best_fit, ff = select_heuristic::first_fit;
-  std::vector<color_options> v{{bf, size_descending}, {ff, largest_first}};
-  if (with_priority) v.push_back({bf, priority_first});
-  v.push_back({bf, largest_degree});
-  v.push_back({bf, longest_first});
-  return v;
+  return {{bf, size_descending}, {ff, largest_first}, {bf, largest_degree}, {bf, longest_first}};
 }
 
 namespace detail {
@@ -203,7 +201,73 @@ class occupancy {
     }
   }
 
+  /// The union of the address ranges of the placed intervals meeting any interval of `r`, as sorted,
+  /// disjoint, non-touching ranges in `out` (cleared first). The lists for_each_meeting reads are each
+  /// sorted and disjoint but overlap one another heavily (an interval spanning several canonical nodes
+  /// of the query is in the agg of each), so instead of sorting every entry this merges the lists by a
+  /// heap of their heads, and a list whose head extends the union range being built jumps past that
+  /// range by binary search. Heap steps: at most min(m, k x U) for m entries in k lists and U union
+  /// ranges, each O(log k); sorting the entries was O(m log m), and m is about ten times U on dense
+  /// traces (docs/PERFORMANCE.md, "Dense traces").
+  void union_meeting(std::span<const interval> r, std::vector<range>& out) const {
+    out.clear();
+    lists_.clear();
+    auto take = [&](const std::vector<range>& v) {
+      if (!v.empty()) lists_.push_back({v.data(), v.data() + v.size()});
+    };
+    for (const interval& q : r) {
+      const std::size_t first = slot(q.begin) + leaves_, last = slot(q.end) - 1 + leaves_;
+      for (std::size_t l = first, h = last + 1; l < h; l /= 2, h /= 2) {
+        if (l & 1) take(agg_[l++]);
+        if (h & 1) take(agg_[--h]);
+      }
+      const std::size_t lo_slot = first - leaves_, hi_slot = last + 1 - leaves_;
+      auto read = [&](std::size_t z, std::size_t width) {
+        const std::size_t from = z * width - leaves_;
+        if (from >= lo_slot && from + width <= hi_slot) return;
+        take(stored_[z]);
+      };
+      for (std::size_t x = first, y = last, width = 1; x >= 1; x /= 2, y /= 2, width *= 2) {
+        read(x, width);
+        if (y != x) read(y, width);
+      }
+    }
+    // A min-heap of the lists by head: pop the lowest head; if it starts inside (or touches) the union
+    // range being built, grow the range, skip that list past it (binary search) and push it back.
+    auto later = [](const cursor& x, const cursor& y) { return x.head->lo > y.head->lo; };
+    std::make_heap(lists_.begin(), lists_.end(), later);
+    bool open = false;
+    range cur{0, 0};
+    while (!lists_.empty()) {
+      std::pop_heap(lists_.begin(), lists_.end(), later);
+      cursor& c = lists_.back();
+      if (open && c.head->lo > cur.hi) {
+        out.push_back(cur);
+        open = false;
+      }
+      if (!open) {
+        cur = *c.head;
+        open = true;
+      } else {
+        cur.hi = std::max(cur.hi, c.head->hi);
+      }
+      c.head = std::upper_bound(c.head + 1, c.end, cur.hi, [](std::uint64_t k, const range& x) { return k < x.hi; });
+      if (c.head == c.end) {
+        lists_.pop_back();
+      } else {
+        std::push_heap(lists_.begin(), lists_.end(), later);
+      }
+    }
+    if (open) out.push_back(cur);
+  }
+
  private:
+  struct cursor {
+    const range* head;
+    const range* end;
+  };
+  mutable std::vector<cursor> lists_;  // scratch of union_meeting (an occupancy is used by one thread)
+
   std::size_t slot(program_point p) const noexcept {
     return static_cast<std::size_t>(std::lower_bound(points_.begin(), points_.end(), p) - points_.begin());
   }
@@ -373,16 +437,15 @@ inline std::vector<unplaced_node> place_in_order(const interval_problem& p, geom
   occupancy occ = base ? *base : occupancy_of(p, placements);
   const std::uint64_t cap = geom.capacity();
   std::vector<start_range> blocked;
+  std::vector<occupancy::range> used;
   for (node_id v : nodes) {
     const extent& e = p.extents[v];
     std::optional<start_choice> c;
     if (geom.fits(e)) {
       const std::uint64_t s = e.bytes;
+      occ.union_meeting(p.live.ranges(v), used);
       blocked.clear();
-      for (const interval& q : p.live.ranges(v))
-        occ.for_each_meeting(q, [&](const occupancy::range& x) {
-          blocked.push_back(blocked_starts(s, x.lo, x.hi - x.lo));
-        });
+      for (const occupancy::range& x : used) blocked.push_back(blocked_starts(s, x.lo, x.hi - x.lo));
       const start_range domain{0, cap - s};
       c = pick_start(std::span(&domain, 1), blocked, s, align, h);
     }
@@ -458,7 +521,7 @@ coloring_result color_intervals(const interval_problem& p, const Geometry& geom,
 /// best-of-n over interval_variants().
 template <GeometryPolicy Geometry>
 coloring_result color_intervals(const interval_problem& p, const Geometry& geom, unsigned threads = 1) {
-  const std::vector<color_options> v = interval_variants(!p.priority.empty());
+  const std::vector<color_options> v = interval_variants();
   return color_intervals(p, geometry_ref(geom), std::span<const color_options>(v), threads);
 }
 
@@ -469,7 +532,7 @@ struct improve_stats {
 };
 
 /// Lowers the peak of a complete coloring `r` of `p` by repacking the buffers that define it: for a cut
-/// some way below the peak (1/256, 1/64, 1/16 and 1/4 of it), every node that ends above the cut (and is
+/// some way below the peak (1/128, 1/32 and 1/8 of it), every node that ends above the cut (and is
 /// not pinned) is taken out and placed again, in four orders (size-descending, longest-first, largest
 /// area and earliest start) with best fit, around the nodes that stay; a repack is kept when every node
 /// finds a place and the peak falls, and the next round starts from it. Stops when a round gains nothing,
@@ -478,7 +541,7 @@ struct improve_stats {
 /// answer does not depend on the thread count. Never raises the peak; `r` must be complete.
 /// A cut that would take out more than `max_victims` nodes is skipped (the cost of a repack grows with it).
 inline improve_stats improve_peak(const interval_problem& p, geometry_ref geom, coloring_result& r,
-                                  std::uint64_t lower_bound = 0, unsigned threads = 1, std::size_t max_rounds = 16,
+                                  std::uint64_t lower_bound = 0, unsigned threads = 1, std::size_t max_rounds = 4,
                                   std::size_t max_victims = 1u << 14) {
   detail::check_interval_problem(p);
   improve_stats st;
@@ -491,7 +554,7 @@ inline improve_stats improve_peak(const interval_problem& p, geometry_ref geom, 
   auto life = [&](node_id v) { return p.live.live_length(v); };
   auto start = [&](node_id v) { return p.live.ranges(v).empty() ? program_point{0} : p.live.ranges(v).front().begin; };
   auto is_pin = [&](node_id v) { return !p.pinned.empty() && p.pinned[v].has_value(); };
-  constexpr std::uint64_t shifts[] = {8, 6, 4, 2};
+  constexpr std::uint64_t shifts[] = {7, 5, 3};
   constexpr std::size_t orders = 4;
   for (std::size_t round = 0; round < max_rounds && r.peak > lower_bound; ++round) {
     struct trial {
@@ -509,14 +572,24 @@ inline improve_stats improve_peak(const interval_problem& p, geometry_ref geom, 
       if (!victims.empty() && victims.back().size() == v.size()) continue;  // the same set again
       victims.push_back(std::move(v));
     }
-    // The placements without each cut's victims, and (linear DRAM) their occupancy, built once per cut.
+    // The placements without each cut's victims, and (linear DRAM) their occupancy, built once per cut:
+    // from the deepest cut up (its kept nodes are the fewest), each the one below plus the nodes that
+    // only it keeps (the victims of a higher cut are a subset of those of a deeper one).
     std::vector<std::vector<std::optional<placement>>> kept(victims.size(), r.placements);
     std::vector<std::optional<detail::occupancy>> base(victims.size());
     const bool linear = detail::linear_memory(geom);
-    detail::run_jobs(victims.size(), n >= parallel_threshold ? threads : 1, [&](std::size_t c) {
+    for (std::size_t c = victims.size(); c-- > 0;) {
       for (node_id v : victims[c]) kept[c][v].reset();
-      if (linear) base[c] = detail::occupancy_of(p, kept[c]);
-    });
+      if (!linear) continue;
+      if (c + 1 == victims.size()) {
+        base[c] = detail::occupancy_of(p, kept[c]);
+        continue;
+      }
+      base[c] = *base[c + 1];
+      for (node_id v : victims[c + 1])
+        if (kept[c][v] && p.extents[v].bytes > 0)
+          base[c]->insert(p.live.ranges(v), kept[c][v]->offset, kept[c][v]->offset + p.extents[v].bytes);
+    }
     std::vector<trial> trials(victims.size() * orders);
     detail::run_jobs(trials.size(), n >= parallel_threshold ? threads : 1, [&](std::size_t t) {
       std::vector<node_id> nodes = victims[t / orders];
