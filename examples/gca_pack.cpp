@@ -10,8 +10,9 @@
 //              run on the interval index (so the result is never above that greedy);
 //   intervals  no edge list: best-of-n of engine/interval_colorer.hpp over the interval index, memory
 //              O(buffers) whatever the number of interfering pairs;
-//   auto       intervals when the interfering pairs (counted by sweep) exceed 64 per buffer, where the
-//              graph's memory and time grow past the buffers' (docs/PERFORMANCE.md, "Dense traces").
+//   auto       intervals when the interfering pairs (counted by sweep) exceed both 64 per buffer and
+//              2^22 (where the graph's memory and time grow past the buffers', and past tens of MB:
+//              docs/PERFORMANCE.md, "Dense traces"), the graph otherwise (it runs more variants).
 // Either way the peak is then lowered by repacking the buffers that define it (improve_peak), and
 // `id,lower,upper,size,offset` is written in input order to OUT or stdout. Prints one summary line on
 // stderr:  buffers=N max_live=L peak=P capacity=C fits=yes|no nodes=S time_ms=T interference=graph|intervals
@@ -162,12 +163,12 @@ int main(int argc, char** argv) {
   const gca::linear_dram geom(capacity.value_or(gca::unbounded), alignment);
   if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
   const gca::interval_problem iproblem{.live = live, .index = index, .extents = extents, .priority = priority};
-  // Past 64 pairs per buffer the graph costs more than the buffers (measured: docs/PERFORMANCE.md).
-  constexpr std::uint64_t pairs_per_buffer = 64;
-  const bool use_intervals =
-      interference == "intervals" ||
-      (interference == "auto" &&
-       gca::sweep_pairs(gca::sweep_degrees(live, index)) > pairs_per_buffer * p.buffers.size());
+  // Past 64 pairs per buffer the graph costs more than the buffers, and past 2^22 pairs (about 50 MB of
+  // graph and weights) more than a trace's size justifies (measured: docs/PERFORMANCE.md).
+  constexpr std::uint64_t pairs_per_buffer = 64, small_graph = std::uint64_t{1} << 22;
+  const std::uint64_t pairs = interference == "auto" ? gca::sweep_pairs(gca::sweep_degrees(live, index)) : 0;
+  const bool use_intervals = interference == "intervals" ||
+                             (interference == "auto" && pairs > pairs_per_buffer * p.buffers.size() && pairs > small_graph);
   std::optional<gca::interference_graph> g;  // only on the graph path (the exact search reads it too)
   gca::coloring_result r;
   if (use_intervals) {
@@ -178,7 +179,8 @@ int main(int argc, char** argv) {
     r = gca::color_best_of(problem, geom, static_cast<unsigned>(threads));
     // The classical greedy as one more variant: never above size-descending best fit.
     const gca::color_options classic{gca::select_heuristic::best_fit, gca::simplify_order::size_descending};
-    gca::coloring_result c = gca::color_intervals(iproblem, geom, std::span(&classic, 1));
+    gca::coloring_result c =
+        gca::color_in_order(problem, gca::geometry_ref(geom), gca::size_descending_order(live, extents), classic);
     if (gca::detail::better_result({}, c, r)) r = std::move(c);
   }
   const std::uint64_t lower = gca::max_live(p);

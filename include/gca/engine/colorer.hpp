@@ -312,6 +312,35 @@ coloring_result color_best_of(const coloring_problem& p, const Geometry& geom,
   return color_best_of(p, geometry_ref(geom), variants, threads);
 }
 
+/// One variant whose placement order comes from outside the graph (e.g. the size-descending order of
+/// engine/interval_colorer.hpp, which needs live ranges): pins and nodes that fit nowhere as in `color`,
+/// then select places the nodes of `order` (a permutation of some node ids; pinned and excluded ones are
+/// skipped, nodes missing from it are left unplaced and reported) in that order with `opt.heuristic`.
+/// There is no simplify, so no trivially-colorable guarantee: every node counts as optimistic.
+/// `result.options` is `opt`. Throws input_error on inconsistent sizes or a node id out of range.
+inline coloring_result color_in_order(const coloring_problem& p, geometry_ref geom, std::span<const node_id> order,
+                                      const color_options& opt) {
+  detail::check_problem(p);
+  const std::size_t n = p.graph.num_nodes();
+  const detail::prepared_problem q = detail::prepare(p, geom);
+  simplify_result s;
+  std::vector<bool> seen(n, false);
+  for (std::size_t i = order.size(); i-- > 0;) {
+    const node_id v = order[i];
+    if (v >= n) throw input_error("color_in_order: node " + std::to_string(v) + " out of range");
+    if (q.roles[v] != node_role::normal || seen[v]) continue;
+    seen[v] = true;
+    s.stack.push_back(v);
+    s.optimistic.push_back(true);
+    ++s.optimistic_count;
+  }
+  coloring_result r = detail::finish(p, geom, opt, q, s);
+  for (node_id v = 0; v < n; ++v)
+    if (q.roles[v] == node_role::normal && !seen[v]) r.unplaced.push_back({v, unplaced_reason::no_free_position});
+  detail::sort_by_node(r.unplaced);
+  return r;
+}
+
 /// best-of-n over default_variants().
 template <GeometryPolicy Geometry>
 coloring_result color_best_of(const coloring_problem& p, const Geometry& geom, unsigned threads = 1) {

@@ -77,6 +77,23 @@ inline std::vector<color_options> interval_variants() {
   return {{bf, size_descending}, {ff, largest_first}, {bf, largest_degree}, {bf, longest_first}};
 }
 
+/// The classical size-descending order (largest first, then the longer total lifetime, then the lower
+/// id) of the nodes of `live`: with best fit, TFLite's "greedy by size" and XLA's heap simulator.
+/// For color_in_order (engine/colorer.hpp) on the graph path.
+inline std::vector<node_id> size_descending_order(const live_range_table& live, std::span<const extent> extents) {
+  if (extents.size() != live.num_nodes()) throw input_error("size_descending_order: one extent per node");
+  std::vector<node_id> nodes(live.num_nodes());
+  std::iota(nodes.begin(), nodes.end(), node_id{0});
+  auto footprint = [&](node_id v) {
+    return static_cast<double>(extents[v].partitions) * static_cast<double>(extents[v].bytes);
+  };
+  std::stable_sort(nodes.begin(), nodes.end(), [&](node_id a, node_id b) {
+    if (footprint(a) != footprint(b)) return footprint(a) > footprint(b);
+    return live.live_length(a) > live.live_length(b);
+  });
+  return nodes;
+}
+
 namespace detail {
 
 inline void check_interval_problem(const interval_problem& p) {
