@@ -1,6 +1,7 @@
 // gca-gen — writes a realistic kernel of a chosen size in the text format, for scale measurements.
 //
 //   gca-gen [--points N] [--target trn1|trn2|trn3] [--cores C] [--seed S] [--pressure P] [--matmuls M]
+//           [--dram-live D]
 //   gca-gen --trace BUFFERS [--seed S] [--live N]
 //
 // The kernel is a chain of layers, each a tiled matmul: an outer loop over output tiles, an inner loop
@@ -12,6 +13,12 @@
 // more than 1 forces spills). `--matmuls M` issues M matmuls per contraction step into the same PSUM
 // accumulator (reading the same two SB tiles: a kernel that reuses each loaded tile for M output columns),
 // which adds M - 1 points per step and no tensor: it sets the ratio of points to tensors.
+// `--dram-live D` adds D local DRAM tensors that are all live at once, like the activations a forward
+// pass saves for its backward pass: the layers of the first half each store their share of them (from
+// the layer's scale tile, after its loop), and the layers of the second half load them back in reverse
+// order (into the layer's residual tile, which then scales the scale tile, before the residual is
+// reloaded), so the middle of the kernel has all D live. Sizes are Pareto-distributed (4 KiB and up,
+// multiples of 64 bytes). Three points per tensor.
 //
 // `--trace BUFFERS` writes a static-allocation trace instead (the `id,lower,upper,size` CSV gca-pack
 // reads), shaped like a training loop with gradient accumulation: micro-batches of a forward pass over
@@ -49,7 +56,7 @@ namespace {
 
 int usage() {
   std::cerr << "usage: gca-gen [--points N] [--target trn1|trn2|trn3] [--cores C] [--seed S] [--pressure P]"
-               " [--matmuls M]\n       gca-gen --trace BUFFERS [--seed S] [--live N]\n";
+               " [--matmuls M] [--dram-live D]\n       gca-gen --trace BUFFERS [--seed S] [--live N]\n";
   return 1;
 }
 
@@ -161,7 +168,7 @@ int write_dense_trace(std::uint64_t buffers, std::uint64_t live, std::uint64_t s
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::uint64_t points = 1000, seed = 1, cores = 1, matmuls = 1, trace = 0, live = 0;
+  std::uint64_t points = 1000, seed = 1, cores = 1, matmuls = 1, trace = 0, live = 0, dram_live = 0;
   double pressure = 0.6;
   std::string target = "trn2";
   for (int i = 1; i < argc; ++i) {
@@ -175,6 +182,7 @@ int main(int argc, char** argv) {
     else if (a == "--matmuls") matmuls = std::strtoull(v.c_str(), &end, 10);
     else if (a == "--trace") trace = std::strtoull(v.c_str(), &end, 10);
     else if (a == "--live") live = std::strtoull(v.c_str(), &end, 10);
+    else if (a == "--dram-live") dram_live = std::strtoull(v.c_str(), &end, 10);
     else if (a == "--pressure") pressure = std::strtod(v.c_str(), &end);
     else if (a == "--target") target = v, end = nullptr;
     else return usage();
@@ -193,6 +201,15 @@ int main(int argc, char** argv) {
     return static_cast<std::uint64_t>(b * static_cast<double>(pick(70, 100)) / 100.0) / 4 * 4 + 4;
   };
   const std::uint64_t layers = points / (11 + matmuls) / cores + 1;
+  // --dram-live: saved tensor k is stored by layer k / per_layer of the first half and loaded back by
+  // the mirror layer (layers - 1 - that layer) of the second half.
+  const std::uint64_t half = std::max<std::uint64_t>(1, layers / 2);
+  const std::uint64_t per_layer = (dram_live + half - 1) / half;
+  std::vector<std::uint64_t> saved_bytes(dram_live);
+  for (std::uint64_t& b : saved_bytes) {
+    const double u = (static_cast<double>(rng() >> 11) + 0.5) * 0x1.0p-53;
+    b = (static_cast<std::uint64_t>(std::min(4096.0 * 256, 4096.0 / std::pow(u, 1.0 / 1.3))) + 63) / 64 * 64;
+  }
   std::cout << "module generated target=" << target << "\n";
   for (std::uint64_t c = 0; c < cores; ++c) {
     std::cout << "\nfunction core" << c << " core=" << c << " {\n";
@@ -210,11 +227,15 @@ int main(int argc, char** argv) {
       std::cout << "  tensor %acc" << s << " : psum 128x" << 512 * pick(1, 4) << "\n";
       std::cout << "  tensor %i" << s << " : reg\n";
     }
+    for (std::uint64_t k = 0; k < dram_live; ++k) std::cout << "  tensor %sv" << k << " : dram " << saved_bytes[k] << "\n";
     for (std::uint64_t l = 0; l < layers; ++l) {
       const std::string s = std::to_string(l);
       const std::string src = l == 0 ? "%in" : "%d" + std::to_string(l - 1);
       const std::string dst = l + 1 == layers ? "%out" : "%d" + s;
       std::cout << "  %sc" << s << " = load %w" << s << "\n";
+      if (layers - 1 - l < half && layers - 1 - l != l)  // second half: load back the mirror layer's tensors
+        for (std::uint64_t k = (layers - 1 - l) * per_layer; k < std::min(dram_live, (layers - l) * per_layer); ++k)
+          std::cout << "  %r" << s << " = load %sv" << k << "\n  %sc" << s << " = mul %sc" << s << ", %r" << s << "\n";
       std::cout << "  %r" << s << " = load " << src << "\n";
       std::cout << "  %i" << s << " = iota\n";
       std::cout << "  loop m" << s << " " << pick(2, 8) << " {\n";
@@ -229,6 +250,9 @@ int main(int argc, char** argv) {
       std::cout << "    %t" << s << " = mul %o" << s << ", %sc" << s << ", %r" << s << "\n";
       std::cout << "    " << dst << " = store %t" << s << "\n";
       std::cout << "  }\n";
+      if (l < half && layers - 1 - l != l)  // first half: save this layer's share
+        for (std::uint64_t k = l * per_layer; k < std::min(dram_live, (l + 1) * per_layer); ++k)
+          std::cout << "  %sv" << k << " = store %sc" << s << "\n";
     }
     std::cout << "}\n";
   }

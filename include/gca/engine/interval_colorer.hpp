@@ -548,15 +548,18 @@ struct improve_stats {
   std::uint64_t before = 0;  // peak on entry
 };
 
-/// Lowers the peak of a complete coloring `r` of `p` by repacking the buffers that define it: for a cut
-/// some way below the peak (1/128, 1/32 and 1/8 of it), every node that ends above the cut (and is
-/// not pinned) is taken out and placed again, in four orders (size-descending, longest-first, largest
-/// area and earliest start) with best fit, around the nodes that stay; a repack is kept when every node
-/// finds a place and the peak falls, and the next round starts from it. Stops when a round gains nothing,
-/// the peak reaches `lower_bound` (e.g. max-live), or after `max_rounds`. The repacks of one round run on
-/// up to `threads` threads and the best (lowest peak, then the first in trial order) is kept, so the
-/// answer does not depend on the thread count. Never raises the peak; `r` must be complete.
-/// A cut that would take out more than `max_victims` nodes is skipped (the cost of a repack grows with it).
+/// Lowers the peak of a complete coloring `r` of `p` by repacking the buffers that define it. For cuts
+/// some way below the peak (1/128, 1/32 and 1/8 of it, at least 1, and `lower_bound` itself when lower
+/// still: everything above it must move for the peak to reach it), two sets of victims are taken out
+/// and placed again around the nodes that stay: the nodes that end above the cut, and those with every
+/// node their live ranges meet (pins never move). Each set is placed in four orders (size-descending,
+/// longest-first, largest area, earliest start) with best fit; a repack is kept when every node finds a
+/// place and the peak falls, and the next round starts from it. Stops when a round gains nothing, the
+/// peak reaches `lower_bound` (e.g. max-live), or after `max_rounds`. Work per round is bounded by node
+/// placements (max(2n, 4096), sets times orders; sets above `max_victims` are skipped), never by time,
+/// so the answer is deterministic; the repacks of a round run on up to `threads` threads and the best
+/// (lowest peak, then the first in trial order) is kept, so it does not depend on the thread count.
+/// Never raises the peak; `r` must be complete (otherwise nothing is done).
 inline improve_stats improve_peak(const interval_problem& p, geometry_ref geom, coloring_result& r,
                                   std::uint64_t lower_bound = 0, unsigned threads = 1, std::size_t max_rounds = 4,
                                   std::size_t max_victims = 1u << 14) {
@@ -579,34 +582,52 @@ inline improve_stats improve_peak(const interval_problem& p, geometry_ref geom, 
       std::uint64_t peak = 0;
       bool ok = false;
     };
-    std::vector<std::vector<node_id>> victims;  // per cut
-    for (std::uint64_t s : shifts) {
-      const std::uint64_t cut = r.peak - (r.peak >> s);
-      std::vector<node_id> v;
-      for (node_id u = 0; u < n; ++u)
-        if (r.placements[u] && !is_pin(u) && geom.end(p.extents[u], *r.placements[u]) > cut) v.push_back(u);
-      if (v.size() > max_victims) break;
-      if (!victims.empty() && victims.back().size() == v.size()) continue;  // the same set again
+    std::vector<std::uint64_t> cuts;
+    for (std::uint64_t s : shifts) cuts.push_back(r.peak - std::max<std::uint64_t>(1, r.peak >> s));
+    if (lower_bound > 0 && lower_bound < cuts.back()) cuts.push_back(lower_bound);
+    // Two victim sets per cut: the nodes that end above it (their order changes, the gaps below stay),
+    // and those plus every node their live ranges meet (the column of memory under the peak, so the
+    // gaps below change too). A set is tried only while the round's work stays within `budget` node
+    // placements (sets, times the orders): a deterministic bound, about two colorer passes.
+    std::vector<std::vector<node_id>> victims;
+    std::size_t budget = std::max<std::size_t>(2 * n, 4096);
+    auto offer = [&](std::vector<node_id> v) {
+      if (v.empty() || v.size() > max_victims || v.size() * orders > budget) return;
+      for (const std::vector<node_id>& w : victims)
+        if (w == v) return;
+      budget -= v.size() * orders;
       victims.push_back(std::move(v));
+    };
+    std::vector<std::uint8_t> in(n, 0);
+    for (std::uint64_t cut : cuts) {
+      std::vector<node_id> top;
+      for (node_id u = 0; u < n; ++u)
+        if (r.placements[u] && !is_pin(u) && geom.end(p.extents[u], *r.placements[u]) > cut) top.push_back(u);
+      std::vector<node_id> column;
+      std::fill(in.begin(), in.end(), 0);
+      auto take = [&](node_id u) {
+        if (!in[u] && r.placements[u] && !is_pin(u)) {
+          in[u] = 1;
+          column.push_back(u);
+        }
+      };
+      for (node_id u = 0; u < n && top.size() * orders <= budget; ++u)
+        if (r.placements[u] && geom.end(p.extents[u], *r.placements[u]) > cut) {
+          take(u);
+          p.index.for_each_meeting(p.live.ranges(u), take);
+        }
+      std::sort(column.begin(), column.end());
+      offer(std::move(top));
+      offer(std::move(column));
     }
-    // The placements without each cut's victims, and (linear DRAM) their occupancy, built once per cut:
-    // from the deepest cut up (its kept nodes are the fewest), each the one below plus the nodes that
-    // only it keeps (the victims of a higher cut are a subset of those of a deeper one).
+    // The placements without each set's victims, and (linear DRAM) their occupancy, once per set.
     std::vector<std::vector<std::optional<placement>>> kept(victims.size(), r.placements);
     std::vector<std::optional<detail::occupancy>> base(victims.size());
     const bool linear = detail::linear_memory(geom);
-    for (std::size_t c = victims.size(); c-- > 0;) {
+    detail::run_jobs(victims.size(), n >= parallel_threshold ? threads : 1, [&](std::size_t c) {
       for (node_id v : victims[c]) kept[c][v].reset();
-      if (!linear) continue;
-      if (c + 1 == victims.size()) {
-        base[c] = detail::occupancy_of(p, kept[c]);
-        continue;
-      }
-      base[c] = *base[c + 1];
-      for (node_id v : victims[c + 1])
-        if (kept[c][v] && p.extents[v].bytes > 0)
-          base[c]->insert(p.live.ranges(v), kept[c][v]->offset, kept[c][v]->offset + p.extents[v].bytes);
-    }
+      if (linear) base[c] = detail::occupancy_of(p, kept[c]);
+    });
     std::vector<trial> trials(victims.size() * orders);
     detail::run_jobs(trials.size(), n >= parallel_threshold ? threads : 1, [&](std::size_t t) {
       std::vector<node_id> nodes = victims[t / orders];
