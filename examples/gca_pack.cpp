@@ -13,7 +13,8 @@
 //   auto       intervals when the interfering pairs (counted by sweep) exceed both 64 per buffer and
 //              2^22 (where the graph's memory and time grow past the buffers', and past tens of MB:
 //              docs/PERFORMANCE.md, "Dense traces"), the graph otherwise (it runs more variants).
-// Either way the peak is then lowered by repacking the buffers that define it (improve_peak), and
+// Either way, when the peak is more than 0.5 % above max-live, it is then lowered by repacking the
+// buffers that define it (improve_peak), and
 // `id,lower,upper,size,offset` is written in input order to OUT or stdout. Prints one summary line on
 // stderr:  buffers=N max_live=L peak=P capacity=C fits=yes|no nodes=S time_ms=T interference=graph|intervals
 // When --capacity is given and the best coloring does not fit, the exact search of
@@ -184,7 +185,10 @@ int main(int argc, char** argv) {
     if (gca::detail::better_result({}, c, r)) r = std::move(c);
   }
   const std::uint64_t lower = gca::max_live(p);
-  gca::improve_peak(iproblem, gca::geometry_ref(geom), r, lower, static_cast<unsigned>(threads));
+  // The peak repack is for what the greedies leave far from the bound: within 0.5 % of max-live it is
+  // skipped (its rounds cost a few colorer passes each; docs/PERFORMANCE.md, "Dense traces").
+  if (r.complete() && r.peak - lower > lower / 200)
+    gca::improve_peak(iproblem, gca::geometry_ref(geom), r, lower, static_cast<unsigned>(threads));
   bool fits = r.complete();
   std::uint64_t peak = r.peak;
   std::vector<std::uint64_t> offsets;

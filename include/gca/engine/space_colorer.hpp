@@ -282,8 +282,7 @@ space_attempt color_space(const linearized_function& lf, const space_filter& fil
       for (node_id v = 0; v < a.node_web.size(); ++v)
         a.priority[v] = -static_cast<double>(table.ranges(v).front().begin);
       const std::vector<std::uint8_t> fixed = fixed_flags();
-      std::vector<color_options> iv = interval_variants();
-      iv.push_back({select_heuristic::best_fit, simplify_order::priority_first});  // the interval order
+      const std::vector<color_options> iv = interval_variants_dram();
       for (const color_options& o : iv) obs.best_of_n(filter.memory, name(o));
       a.result = color_intervals({table, index, a.extents, a.costs, a.pins, a.priority, fixed}, geom, iv, threads);
       a.ranges = std::move(table);
