@@ -272,12 +272,14 @@ space_attempt color_space(const linearized_function& lf, const space_filter& fil
   }
   // A linear memory where the interfering pairs far outnumber the nodes (thousands of DRAM tensors live
   // at once) is colored without an edge list (engine/interval_colorer.hpp): memory O(nodes), not
-  // O(pairs). Same thresholds as gca-pack (docs/PERFORMANCE.md, "Dense traces"). That path does no move
-  // coalescing (find_partners walks graph neighborhoods), so a move between two DRAM tensors keeps its cost.
+  // O(pairs). Past 64 pairs per node and 2^20 pairs: at 2,000 DRAM tensors live at once (2 M pairs) the
+  // graph path already costs more CPU than the interval path at 8,000 (docs/PERFORMANCE.md, "Dense
+  // kernels"). That path does no move coalescing (find_partners walks graph neighborhoods), so a move
+  // between two DRAM tensors keeps its cost.
   if (linear) {
     const interval_index index(table);
     const std::uint64_t pairs = sweep_pairs(sweep_degrees(table, index));
-    if (pairs > 64 * table.num_nodes() && pairs > (std::uint64_t{1} << 22)) {
+    if (pairs > 64 * table.num_nodes() && pairs > (std::uint64_t{1} << 20)) {
       a.priority.resize(a.node_web.size());
       for (node_id v = 0; v < a.node_web.size(); ++v)
         a.priority[v] = -static_cast<double>(table.ranges(v).front().begin);
