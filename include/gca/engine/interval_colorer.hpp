@@ -600,6 +600,8 @@ struct improve_stats {
 /// so the answer is deterministic; the repacks of a round run on up to `threads` threads and the best
 /// (lowest peak, then the first in trial order) is kept, so it does not depend on the thread count.
 /// Never raises the peak; `r` must be complete (otherwise nothing is done).
+/// One piece (about 130 lines) because a round's victim sets, their base occupancies and the trials
+/// over them share the round's state; split, each part would take all of it as arguments.
 inline improve_stats improve_peak(const interval_problem& p, geometry_ref geom, coloring_result& r,
                                   std::uint64_t lower_bound = 0, unsigned threads = 1, std::size_t max_rounds = 4,
                                   std::size_t max_victims = 1u << 14) {
