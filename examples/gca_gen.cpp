@@ -1,7 +1,8 @@
 // gca-gen — writes a realistic kernel of a chosen size in the text format, for scale measurements.
 //
 //   gca-gen [--points N] [--target trn1|trn2|trn3] [--cores C] [--seed S] [--pressure P] [--matmuls M]
-//   gca-gen --trace BUFFERS [--seed S]
+//           [--dram-live D]
+//   gca-gen --trace BUFFERS [--seed S] [--live N]
 //   gca-gen --planted-dsa FAMILY --buffers N [--seed S] [--tightness T]
 //
 // The kernel is a chain of layers, each a tiled matmul: an outer loop over output tiles, an inner loop
@@ -13,12 +14,34 @@
 // more than 1 forces spills). `--matmuls M` issues M matmuls per contraction step into the same PSUM
 // accumulator (reading the same two SB tiles: a kernel that reuses each loaded tile for M output columns),
 // which adds M - 1 points per step and no tensor: it sets the ratio of points to tensors.
+// `--dram-live D` adds D local DRAM tensors that are all live at once, like the activations a forward
+// pass saves for its backward pass: the layers of the first half each store their share of them (from
+// the layer's scale tile, after its loop), and the layers of the second half load them back in reverse
+// order (into the layer's residual tile, which then scales the scale tile, before the residual is
+// reloaded), so the middle of the kernel has all D live. Sizes are Pareto-distributed (4 KiB and up,
+// multiples of 64 bytes). Three points per tensor.
 //
 // `--trace BUFFERS` writes a static-allocation trace instead (the `id,lower,upper,size` CSV gca-pack
 // reads), shaped like a training loop with gradient accumulation: micro-batches of a forward pass over
 // L layers (each layer's activation lives until that layer's backward step, plus short-lived
 // temporaries) and a backward pass (gradients live two steps), over a few buffers that live the whole
 // trace (optimizer state). Sizes are log-uniform, multiples of 512 bytes. Deterministic for a given seed.
+//
+// `--trace BUFFERS --live N` writes a dense trace instead, about N buffers live at once at its busiest
+// point, shaped like one training step of a deep network with gradient accumulation:
+//   * parameters: per layer a weight with its two optimizer moments (Adam's m and v), all live the whole
+//     trace; each backward step writes the layer's weight gradient into a short-lived buffer;
+//   * activations: each layer saves four activations in the forward pass, live until that layer's
+//     backward step of the same micro-batch (so the busiest point is the turn from forward to backward);
+//   * temporaries: one to three per forward and backward step, live one to three steps;
+//   * a final optimizer step with one short temporary per parameter.
+// Layers repeat a block of six kinds (as the blocks of a transformer do), so sizes repeat; each kind's
+// sizes are drawn once from a Pareto distribution (alpha 1.3, so a few buffers are much larger than the
+// median) and rounded up to 512 bytes; temporaries draw their own Pareto sizes. The number of layers is
+// chosen so that parameters + saved activations come to about N; micro-batches repeat until BUFFERS
+// buffers are written (the last one is cut short, its activations closed by its backward pass).
+// Deterministic for a given seed (sizes come from the generator's raw bits, not from std distributions,
+// whose results differ between standard libraries).
 //
 // `--planted-dsa FAMILY` writes a DSA CSV with a planted solution (gca/io/planted_dsa.hpp: a placement
 // tiling capacity x time is built first; FAMILY is uniform, heavy, long-short, identical, cut or ramp),
@@ -39,7 +62,7 @@ namespace {
 
 int usage() {
   std::cerr << "usage: gca-gen [--points N] [--target trn1|trn2|trn3] [--cores C] [--seed S] [--pressure P]"
-               " [--matmuls M]\n       gca-gen --trace BUFFERS [--seed S]\n"
+               " [--matmuls M] [--dram-live D]\n       gca-gen --trace BUFFERS [--seed S] [--live N]\n"
                "       gca-gen --planted-dsa uniform|heavy|long-short|identical|cut|ramp --buffers N [--seed S]"
                " [--tightness T]\n";
   return 1;
@@ -90,10 +113,70 @@ int write_trace(std::uint64_t buffers, std::uint64_t seed) {
   return 0;
 }
 
+/// The `--trace BUFFERS --live N` mode: see the header comment.
+int write_dense_trace(std::uint64_t buffers, std::uint64_t live, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  auto unit = [&] { return (static_cast<double>(rng() >> 11) + 0.5) * 0x1.0p-53; };  // in (0, 1)
+  // Pareto(alpha) above `lo`, capped at `cap`, rounded up to 512 bytes.
+  auto pareto = [&](double lo, double cap, double alpha) {
+    const double x = std::min(cap, lo / std::pow(unit(), 1.0 / alpha));
+    return (static_cast<std::uint64_t>(x) + 511) / 512 * 512;
+  };
+  struct buf {
+    std::uint64_t lower, upper, size;
+  };
+  std::vector<buf> out;
+  constexpr std::uint64_t kinds = 6, saved = 4, per_param = 3;
+  const std::uint64_t layers = std::max<std::uint64_t>(1, live / (per_param + saved));
+  struct kind {
+    std::uint64_t weight, act[saved];
+  };
+  std::vector<kind> kind_of(kinds);
+  for (kind& k : kind_of) {
+    k.weight = pareto(256 << 10, 256 << 20, 1.3);
+    for (std::uint64_t& a : k.act) a = pareto(128 << 10, 128 << 20, 1.3);
+  }
+  std::uint64_t t = 0;
+  // Parameters first (weight, m, v of every layer); their upper end is set when the trace ends.
+  for (std::uint64_t l = 0; l < layers; ++l)
+    for (std::uint64_t c = 0; c < per_param && out.size() < buffers; ++c) out.push_back({0, 0, kind_of[l % kinds].weight});
+  const std::uint64_t persistent = out.size();
+  auto temps = [&](std::uint64_t count) {
+    for (std::uint64_t k = 0; k < count && out.size() < buffers; ++k)
+      out.push_back({t, t + 1 + rng() % 3, pareto(16 << 10, 64 << 20, 1.2)});
+  };
+  std::vector<std::uint64_t> act(layers * saved, UINT64_MAX);
+  while (out.size() < buffers) {
+    for (std::uint64_t l = 0; l < layers && out.size() < buffers; ++l, ++t) {  // forward
+      for (std::uint64_t a = 0; a < saved && out.size() < buffers; ++a) {
+        act[l * saved + a] = out.size();
+        out.push_back({t, 0, kind_of[l % kinds].act[a]});
+      }
+      temps(1 + rng() % 3);
+    }
+    for (std::uint64_t l = layers; l-- > 0; ++t) {  // backward: closes the saved activations
+      for (std::uint64_t a = 0; a < saved; ++a) {
+        if (act[l * saved + a] != UINT64_MAX) out[act[l * saved + a]].upper = t + 1;
+        act[l * saved + a] = UINT64_MAX;
+      }
+      if (out.size() < buffers) out.push_back({t, t + 2, kind_of[l % kinds].act[0]});  // its input's gradient
+      if (out.size() < buffers) out.push_back({t, t + 1, kind_of[l % kinds].weight});  // its weight gradient
+      temps(1 + rng() % 3);
+    }
+  }
+  // The optimizer step: a short temporary per parameter, if the budget allows, and the end of the trace.
+  for (std::uint64_t i = 0; i < persistent && out.size() < buffers; ++i, ++t) out.push_back({t, t + 1, out[i].size});
+  for (std::uint64_t i = 0; i < persistent; ++i) out[i].upper = t + 1;
+  std::cout << "id,lower,upper,size\n";
+  for (std::size_t i = 0; i < out.size(); ++i)
+    std::cout << i << ',' << out[i].lower << ',' << out[i].upper << ',' << out[i].size << '\n';
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::uint64_t points = 1000, seed = 1, cores = 1, matmuls = 1, trace = 0;
+  std::uint64_t points = 1000, seed = 1, cores = 1, matmuls = 1, trace = 0, live = 0, dram_live = 0;
   double pressure = 0.6;
   std::string target = "trn2", planted;
   std::uint64_t planted_buffers = 100;
@@ -108,6 +191,8 @@ int main(int argc, char** argv) {
     else if (a == "--cores") cores = std::strtoull(v.c_str(), &end, 10);
     else if (a == "--matmuls") matmuls = std::strtoull(v.c_str(), &end, 10);
     else if (a == "--trace") trace = std::strtoull(v.c_str(), &end, 10);
+    else if (a == "--live") live = std::strtoull(v.c_str(), &end, 10);
+    else if (a == "--dram-live") dram_live = std::strtoull(v.c_str(), &end, 10);
     else if (a == "--pressure") pressure = std::strtod(v.c_str(), &end);
     else if (a == "--target") target = v, end = nullptr;
     else if (a == "--planted-dsa") planted = v, end = nullptr;
@@ -116,7 +201,8 @@ int main(int argc, char** argv) {
     else return usage();
     if (end != nullptr && (*end != '\0' || end == v.c_str())) return usage();
   }
-  if (trace > 0) return write_trace(trace, seed);
+  if (live > 0 && trace == 0) return usage();
+  if (trace > 0) return live > 0 ? write_dense_trace(trace, live, seed) : write_trace(trace, seed);
   if (!planted.empty()) {
     const auto family = gca::parse_planted_family(planted);
     if (!family || planted_buffers == 0 || planted_buffers > 1000000 || !(tightness > 0 && tightness <= 1))
@@ -146,6 +232,15 @@ int main(int argc, char** argv) {
     return static_cast<std::uint64_t>(b * static_cast<double>(pick(70, 100)) / 100.0) / 4 * 4 + 4;
   };
   const std::uint64_t layers = points / (11 + matmuls) / cores + 1;
+  // --dram-live: saved tensor k is stored by layer k / per_layer of the first half and loaded back by
+  // the mirror layer (layers - 1 - that layer) of the second half.
+  const std::uint64_t half = std::max<std::uint64_t>(1, layers / 2);
+  const std::uint64_t per_layer = (dram_live + half - 1) / half;
+  std::vector<std::uint64_t> saved_bytes(dram_live);
+  for (std::uint64_t& b : saved_bytes) {
+    const double u = (static_cast<double>(rng() >> 11) + 0.5) * 0x1.0p-53;
+    b = (static_cast<std::uint64_t>(std::min(4096.0 * 256, 4096.0 / std::pow(u, 1.0 / 1.3))) + 63) / 64 * 64;
+  }
   std::cout << "module generated target=" << target << "\n";
   for (std::uint64_t c = 0; c < cores; ++c) {
     std::cout << "\nfunction core" << c << " core=" << c << " {\n";
@@ -163,11 +258,15 @@ int main(int argc, char** argv) {
       std::cout << "  tensor %acc" << s << " : psum 128x" << 512 * pick(1, 4) << "\n";
       std::cout << "  tensor %i" << s << " : reg\n";
     }
+    for (std::uint64_t k = 0; k < dram_live; ++k) std::cout << "  tensor %sv" << k << " : dram " << saved_bytes[k] << "\n";
     for (std::uint64_t l = 0; l < layers; ++l) {
       const std::string s = std::to_string(l);
       const std::string src = l == 0 ? "%in" : "%d" + std::to_string(l - 1);
       const std::string dst = l + 1 == layers ? "%out" : "%d" + s;
       std::cout << "  %sc" << s << " = load %w" << s << "\n";
+      if (layers - 1 - l < half && layers - 1 - l != l)  // second half: load back the mirror layer's tensors
+        for (std::uint64_t k = (layers - 1 - l) * per_layer; k < std::min(dram_live, (layers - l) * per_layer); ++k)
+          std::cout << "  %r" << s << " = load %sv" << k << "\n  %sc" << s << " = mul %sc" << s << ", %r" << s << "\n";
       std::cout << "  %r" << s << " = load " << src << "\n";
       std::cout << "  %i" << s << " = iota\n";
       std::cout << "  loop m" << s << " " << pick(2, 8) << " {\n";
@@ -182,6 +281,9 @@ int main(int argc, char** argv) {
       std::cout << "    %t" << s << " = mul %o" << s << ", %sc" << s << ", %r" << s << "\n";
       std::cout << "    " << dst << " = store %t" << s << "\n";
       std::cout << "  }\n";
+      if (l < half && layers - 1 - l != l)  // first half: save this layer's share
+        for (std::uint64_t k = l * per_layer; k < std::min(dram_live, (l + 1) * per_layer); ++k)
+          std::cout << "  %sv" << k << " = store %sc" << s << "\n";
     }
     std::cout << "}\n";
   }

@@ -1,12 +1,23 @@
 // gca-pack — packs a DSA problem (buffers with lifetimes and sizes) into one linear address space.
 //
 //   gca-pack [--capacity BYTES] [--alignment A] [--search] [--search-ms MS] [--search-nodes N] [--threads T]
-//            [-o OUT.csv] IN.csv
+//            [--interference auto|graph|intervals] [-o OUT.csv] IN.csv
 //
-// Reads `id,lower,upper,size[,alignment]` (half-open lifetimes), builds the interference graph by an
-// endpoint sweep, colors it with the linear DRAM geometry (best-of-n over the select heuristics and
-// simplify orders), and writes `id,lower,upper,size,offset` in input order to OUT or stdout. Prints one
-// summary line on stderr:  buffers=N max_live=L peak=P capacity=C fits=yes|no nodes=S time_ms=T search=R
+// Reads `id,lower,upper,size[,alignment]` (half-open lifetimes) and colors it with the linear DRAM
+// geometry, on one of two interference representations (`--interference`, auto by default):
+//   graph      the interference graph built by an endpoint sweep, best-of-n over the select heuristics
+//              and simplify orders (engine/colorer.hpp), plus the classical size-descending best fit
+//              run on the interval index (so the result is never above that greedy);
+//   intervals  no edge list: best-of-n of engine/interval_colorer.hpp over the interval index, memory
+//              O(buffers) whatever the number of interfering pairs;
+//   auto       intervals when the interfering pairs (counted by sweep) exceed both 64 per buffer and
+//              2^22 (where the graph's memory and time grow past the buffers', and past tens of MB:
+//              docs/PERFORMANCE.md, "Dense traces"), the graph otherwise (it runs more variants).
+// Either way, when the peak is more than 0.5 % above max-live, it is then lowered by repacking the
+// buffers that define it (improve_peak), and
+// `id,lower,upper,size,offset` is written in input order to OUT or stdout. Prints one summary line on
+// stderr:  buffers=N max_live=L peak=P capacity=C fits=yes|no nodes=S time_ms=T search=R
+//          interference=graph|intervals
 // where R is the exact search's answer: found, infeasible (proven: no placement within the capacity, or
 // within max-live without --capacity, exists), gave-up (its time or node budget ran out), or off.
 // When --capacity is given and the best coloring does not fit, the exact search of
@@ -34,18 +45,20 @@
 #include <vector>
 
 #include <gca/engine/colorer.hpp>
+#include <gca/engine/interval_colorer.hpp>
 #include <gca/engine/search.hpp>
 #include <gca/error.hpp>
 #include <gca/geometry/linear_dram.hpp>
 #include <gca/graph/interference.hpp>
+#include <gca/graph/interval_index.hpp>
 #include <gca/io/dsa_csv.hpp>
 
 namespace {
 
 int usage(const char* why) {
   std::cerr << "gca-pack: " << why << "\n"
-            << "usage: gca-pack [--capacity BYTES] [--alignment A] [--search] [--search-ms MS] [--search-nodes N]"
-               " [--threads T] [-o OUT.csv] IN.csv\n";
+            << "usage: gca-pack [--capacity BYTES] [--alignment A] [--search] [--search-ms MS] [--search-nodes N]\n"
+               "                [--threads T] [--interference auto|graph|intervals] [-o OUT.csv] IN.csv\n";
   return 1;
 }
 
@@ -70,7 +83,7 @@ int main(int argc, char** argv) {
   std::uint64_t search_nodes = UINT64_MAX;
   const char* search_status = "off";
   std::uint64_t threads = 0;
-  std::string out_path, in_path;
+  std::string out_path, in_path, interference = "auto";
   for (int i = 1; i < argc; ++i) {
     const std::string_view a = argv[i];
     auto value = [&]() -> std::optional<std::string_view> {
@@ -104,6 +117,11 @@ int main(int argc, char** argv) {
       } else {
         alignment = *n;
       }
+    } else if (a == "--interference") {
+      const auto v = value();
+      if (!v || (*v != "auto" && *v != "graph" && *v != "intervals"))
+        return usage("--interference needs auto, graph or intervals");
+      interference = std::string(*v);
     } else if (a == "-o") {
       const auto v = value();
       if (!v) return usage("-o needs a file name");
@@ -147,7 +165,7 @@ int main(int argc, char** argv) {
   }
 
   const gca::live_range_table live = gca::to_live_ranges(p);
-  const gca::interference_graph g = gca::build_interference(live);
+  const gca::interval_index index(live);
   std::vector<gca::extent> extents;
   std::vector<double> priority;  // bytes x lifetime: the "area" order, one of the best-of-n variants
   for (gca::node_id v = 0; v < p.buffers.size(); ++v) {
@@ -155,16 +173,39 @@ int main(int argc, char** argv) {
     priority.push_back(static_cast<double>(p.buffers[v].size) * static_cast<double>(live.live_length(v)));
   }
   const gca::linear_dram geom(capacity.value_or(gca::unbounded), alignment);
-  const gca::coloring_problem problem{.graph = g, .extents = extents, .priority = priority};
   if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
-  const gca::coloring_result r = gca::color_best_of(problem, geom, static_cast<unsigned>(threads));
+  const gca::interval_problem iproblem{.live = live, .index = index, .extents = extents, .priority = priority};
+  // Past 64 pairs per buffer the graph costs more than the buffers, and past 2^22 pairs (about 50 MB of
+  // graph and weights) more than a trace's size justifies (measured: docs/PERFORMANCE.md).
+  constexpr std::uint64_t pairs_per_buffer = 64, small_graph = std::uint64_t{1} << 22;
+  const std::uint64_t pairs = interference == "auto" ? gca::sweep_pairs(gca::sweep_degrees(live, index)) : 0;
+  const bool use_intervals = interference == "intervals" ||
+                             (interference == "auto" && pairs > pairs_per_buffer * p.buffers.size() && pairs > small_graph);
+  std::optional<gca::interference_graph> g;  // only on the graph path (the exact search reads it too)
+  gca::coloring_result r;
+  if (use_intervals) {
+    r = gca::color_intervals(iproblem, geom, static_cast<unsigned>(threads));
+  } else {
+    g = gca::build_interference(live);
+    const gca::coloring_problem problem{.graph = *g, .extents = extents, .priority = priority};
+    r = gca::color_best_of(problem, geom, static_cast<unsigned>(threads));
+    // The classical greedy as one more variant: never above size-descending best fit.
+    const gca::color_options classic{gca::select_heuristic::best_fit, gca::simplify_order::size_descending};
+    gca::coloring_result c =
+        gca::color_in_order(problem, gca::geometry_ref(geom), gca::size_descending_order(live, extents), classic);
+    if (gca::detail::better_result({}, c, r)) r = std::move(c);
+  }
+  const std::uint64_t lower = gca::max_live(p);
+  // The peak repack is for what the greedies leave far from the bound: within 0.5 % of max-live it is
+  // skipped (its rounds cost a few colorer passes each; docs/PERFORMANCE.md, "Dense traces").
+  if (r.complete() && r.peak - lower > lower / 200)
+    gca::improve_peak(iproblem, gca::geometry_ref(geom), r, lower, static_cast<unsigned>(threads));
   bool fits = r.complete();
   std::uint64_t peak = r.peak;
   std::vector<std::uint64_t> offsets;
   if (fits)
     for (const auto& pl : r.placements) offsets.push_back(pl->offset);
   std::uint64_t nodes = 0;
-  const std::uint64_t lower = gca::max_live(p);
   if ((capacity && !fits) || (search && (!fits || peak > lower))) {
     // The exact search: within the capacity, or (no capacity) at max-live, the best possible peak.
     std::vector<gca::interval> lifetimes;
@@ -173,7 +214,8 @@ int main(int argc, char** argv) {
     opt.deadline = t0 + std::chrono::milliseconds(search_ms);
     opt.node_limit = search_nodes;
     if (!capacity) opt.capacity = lower;
-    const gca::search_result s = gca::search_placement(g, extents, lifetimes, geom, opt);
+    if (!g) g = gca::build_interference(live);
+    const gca::search_result s = gca::search_placement(*g, extents, lifetimes, geom, opt);
     nodes = s.stats.nodes;
     search_status = gca::to_string(s.status);
     if (s.found() && (!fits || s.peak < peak)) {
@@ -188,7 +230,8 @@ int main(int argc, char** argv) {
   std::cerr << "buffers=" << p.buffers.size() << " max_live=" << lower << " peak=" << peak
             << " capacity=" << (capacity ? std::to_string(*capacity) : std::string("none"))
             << " fits=" << (fits ? "yes" : "no") << " nodes=" << nodes
-            << " time_ms=" << static_cast<std::uint64_t>(ms + 0.5) << " search=" << search_status << '\n';
+            << " time_ms=" << static_cast<std::uint64_t>(ms + 0.5) << " search=" << search_status
+            << " interference=" << (use_intervals ? "intervals" : "graph") << '\n';
   if (!fits) return 3;
 
   if (out_path.empty()) {

@@ -1,15 +1,17 @@
 #!/usr/bin/env bash
-# scale.sh [--matmuls M] [--allocator coloring|lsa] [POINTS...]: generates kernels with gca-gen and times
+# scale.sh [--matmuls M] [--dram-live D] [--allocator coloring|lsa] [POINTS...]: generates kernels with gca-gen and times
 # gca-alloc at -O2 and -O6 (wall time and peak resident memory from /usr/bin/time), printing a Markdown
 # table for docs/PERFORMANCE.md. --matmuls M is passed to gca-gen (matmuls per contraction step: more
-# points per tensor; 90 gives about 10 points per tensor), --allocator to gca-alloc.
+# points per tensor; 90 gives about 10 points per tensor) and --dram-live D (D DRAM tensors live at once,
+# three more points each), --allocator to gca-alloc.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 gen_args=()
 alloc_args=()
 while [ $# -ge 2 ]; do
   case "$1" in
-    --matmuls) gen_args=(--matmuls "$2"); shift 2 ;;
+    --matmuls) gen_args+=(--matmuls "$2"); shift 2 ;;
+    --dram-live) gen_args+=(--dram-live "$2"); shift 2 ;;
     --allocator) alloc_args=(--allocator "$2"); shift 2 ;;
     *) break ;;
   esac

@@ -84,6 +84,15 @@ inline void sort_by_node(std::vector<unplaced_node>& v) {
   std::sort(v.begin(), v.end(), [](const unplaced_node& a, const unplaced_node& b) { return a.node < b.node; });
 }
 
+/// Spill costs finite and >= 0, priorities not NaN (shared with the interval colorer).
+inline void check_costs(std::span<const double> spill_costs, std::span<const double> priority) {
+  for (std::size_t v = 0; v < spill_costs.size(); ++v)
+    if (!(spill_costs[v] >= 0) || std::isinf(spill_costs[v]))
+      throw input_error("color: spill cost of node " + std::to_string(v) + " is not a finite number >= 0");
+  for (std::size_t v = 0; v < priority.size(); ++v)
+    if (std::isnan(priority[v])) throw input_error("color: priority of node " + std::to_string(v) + " is NaN");
+}
+
 inline void check_problem(const coloring_problem& p) {
   const std::size_t n = p.graph.num_nodes();
   auto check_size = [n](std::size_t got, const char* what) {
@@ -95,11 +104,7 @@ inline void check_problem(const coloring_problem& p) {
   if (!p.spill_costs.empty()) check_size(p.spill_costs.size(), "spill_costs");
   if (!p.pinned.empty()) check_size(p.pinned.size(), "pinned");
   if (!p.priority.empty()) check_size(p.priority.size(), "priority");
-  for (std::size_t v = 0; v < p.spill_costs.size(); ++v)
-    if (!(p.spill_costs[v] >= 0) || std::isinf(p.spill_costs[v]))
-      throw input_error("color: spill cost of node " + std::to_string(v) + " is not a finite number >= 0");
-  for (std::size_t v = 0; v < p.priority.size(); ++v)
-    if (std::isnan(p.priority[v])) throw input_error("color: priority of node " + std::to_string(v) + " is NaN");
+  check_costs(p.spill_costs, p.priority);
 }
 
 }  // namespace detail
@@ -238,20 +243,21 @@ inline std::vector<color_options> default_variants(bool with_priority = false) {
 namespace detail {
 
 /// Total spill cost of the unplaced nodes (1 per node without costs).
-inline double unplaced_cost(const coloring_problem& p, const coloring_result& r) {
+inline double unplaced_cost(std::span<const double> spill_costs, const coloring_result& r) {
   double c = 0;
-  for (const unplaced_node& u : r.unplaced) c += p.spill_costs.empty() ? 1.0 : p.spill_costs[u.node];
+  for (const unplaced_node& u : r.unplaced) c += spill_costs.empty() ? 1.0 : spill_costs[u.node];
   return c;
 }
 
 /// Score order of best-of-n: complete colorings first, then the lowest peak; among incomplete ones the
 /// fewest pin conflicts, the lowest spill cost left unplaced, the fewest unplaced nodes, the lowest peak.
-inline bool better_result(const coloring_problem& p, const coloring_result& a, const coloring_result& b) {
+/// (Takes the problem's spill costs, so the interval colorer shares it.)
+inline bool better_result(std::span<const double> spill_costs, const coloring_result& a, const coloring_result& b) {
   if (a.complete() != b.complete()) return a.complete();
   if (a.complete()) return a.peak < b.peak;
   if (a.pinned_conflicts.size() != b.pinned_conflicts.size())
     return a.pinned_conflicts.size() < b.pinned_conflicts.size();
-  const double ca = unplaced_cost(p, a), cb = unplaced_cost(p, b);
+  const double ca = unplaced_cost(spill_costs, a), cb = unplaced_cost(spill_costs, b);
   if (ca != cb) return ca < cb;
   if (a.unplaced.size() != b.unplaced.size()) return a.unplaced.size() < b.unplaced.size();
   return a.peak < b.peak;
@@ -295,7 +301,7 @@ inline coloring_result color_best_of(const coloring_problem& p, geometry_ref geo
   });
   std::size_t best = 0;
   for (std::size_t i = 1; i < variants.size(); ++i)
-    if (detail::better_result(p, *results[i], *results[best])) best = i;
+    if (detail::better_result(p.spill_costs, *results[i], *results[best])) best = i;
   results[best]->stats.runs = variants.size();
   return std::move(*results[best]);
 }
@@ -304,6 +310,35 @@ template <GeometryPolicy Geometry>
 coloring_result color_best_of(const coloring_problem& p, const Geometry& geom,
                               std::span<const color_options> variants, unsigned threads = 1) {
   return color_best_of(p, geometry_ref(geom), variants, threads);
+}
+
+/// One variant whose placement order comes from outside the graph (e.g. the size-descending order of
+/// engine/interval_colorer.hpp, which needs live ranges): pins and nodes that fit nowhere as in `color`,
+/// then select places the nodes of `order` (a permutation of some node ids; pinned and excluded ones are
+/// skipped, nodes missing from it are left unplaced and reported) in that order with `opt.heuristic`.
+/// There is no simplify, so no trivially-colorable guarantee: every node counts as optimistic.
+/// `result.options` is `opt`. Throws input_error on inconsistent sizes or a node id out of range.
+inline coloring_result color_in_order(const coloring_problem& p, geometry_ref geom, std::span<const node_id> order,
+                                      const color_options& opt) {
+  detail::check_problem(p);
+  const std::size_t n = p.graph.num_nodes();
+  const detail::prepared_problem q = detail::prepare(p, geom);
+  simplify_result s;
+  std::vector<bool> seen(n, false);
+  for (std::size_t i = order.size(); i-- > 0;) {
+    const node_id v = order[i];
+    if (v >= n) throw input_error("color_in_order: node " + std::to_string(v) + " out of range");
+    if (q.roles[v] != node_role::normal || seen[v]) continue;
+    seen[v] = true;
+    s.stack.push_back(v);
+    s.optimistic.push_back(true);
+    ++s.optimistic_count;
+  }
+  coloring_result r = detail::finish(p, geom, opt, q, s);
+  for (node_id v = 0; v < n; ++v)
+    if (q.roles[v] == node_role::normal && !seen[v]) r.unplaced.push_back({v, unplaced_reason::no_free_position});
+  detail::sort_by_node(r.unplaced);
+  return r;
 }
 
 /// best-of-n over default_variants().

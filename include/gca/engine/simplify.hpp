@@ -31,6 +31,7 @@
 #include <cstdint>
 #include <limits>
 #include <span>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -49,6 +50,10 @@ enum class simplify_order : std::uint8_t {
   priority_first,  // remove the lowest caller priority first (e.g. bytes x lifetime): highest placed first
   smallest_last,   // remove the node of smallest remaining degree first (Matula's smallest-last order)
   largest_degree,  // remove the smallest original degree first: Welsh–Powell, most-connected placed first
+  // The two orders below need live ranges, which a graph does not have: only the interval colorer
+  // (engine/interval_colorer.hpp) runs them, and `simplify` rejects them.
+  size_descending,  // place the largest first, then the longer lifetime, then the lower id (TFLite / XLA)
+  longest_first,    // place the longest lifetime first, then the larger, then the lower id
 };
 
 constexpr std::string_view to_string(simplify_order o) noexcept {
@@ -57,6 +62,8 @@ constexpr std::string_view to_string(simplify_order o) noexcept {
     case simplify_order::priority_first: return "priority-first";
     case simplify_order::smallest_last: return "smallest-last";
     case simplify_order::largest_degree: return "largest-degree";
+    case simplify_order::size_descending: return "size-descending";
+    case simplify_order::longest_first: return "longest-first";
   }
   return "?";
 }
@@ -237,6 +244,9 @@ inline simplify_result simplify(const interference_graph& g, std::span<const ext
       (!priority.empty() && priority.size() != n) || weights.candidates.size() != n ||
       (!weights.blocks.empty() && weights.arc_base.size() != n + 1))
     throw input_error("simplify: extents, roles, costs, priority and weights need one entry per graph node");
+  if (order == simplify_order::size_descending || order == simplify_order::longest_first)
+    throw input_error("simplify: order " + std::string(to_string(order)) +
+                      " needs live ranges; the interval colorer (engine/interval_colorer.hpp) runs it");
   const std::vector<std::uint64_t>& cand = weights.candidates;
   const bool counted = !weights.blocks.empty();
   std::vector<detail::wide_sum> pressure(counted ? n : 0);
@@ -265,7 +275,9 @@ inline simplify_result simplify(const interference_graph& g, std::span<const ext
       case simplify_order::priority_first: return {priority.empty() ? footprint(v) : priority[v], footprint(v)};
       case simplify_order::smallest_last: return {static_cast<double>(deg[v]), footprint(v)};
       case simplify_order::largest_degree: return {static_cast<double>(g.degree(v)), footprint(v)};
-      case simplify_order::largest_first: break;
+      case simplify_order::largest_first:
+      case simplify_order::size_descending:
+      case simplify_order::longest_first: break;
     }
     return {footprint(v), static_cast<double>(g.degree(v))};
   };

@@ -19,10 +19,12 @@
 
 #include <gca/engine/colorer.hpp>
 #include <gca/engine/geometry_ref.hpp>
+#include <gca/engine/interval_colorer.hpp>
 #include <gca/engine/linear_scan.hpp>
 #include <gca/engine/observer.hpp>
 #include <gca/geometry/concept.hpp>
 #include <gca/graph/interference.hpp>
+#include <gca/graph/interval_index.hpp>
 #include <gca/ir/module.hpp>
 #include <gca/linearize/linearize.hpp>
 #include <gca/liveness/live_ranges.hpp>
@@ -267,6 +269,28 @@ space_attempt color_space(const linearized_function& lf, const space_filter& fil
     a.result = linear_scan(a.ranges, a.extents, a.pins, geom, select_heuristic::best_fit, fixed_flags());
     obs.score(filter.memory, a.result->peak);
     return a;
+  }
+  // A linear memory where the interfering pairs far outnumber the nodes (thousands of DRAM tensors live
+  // at once) is colored without an edge list (engine/interval_colorer.hpp): memory O(nodes), not
+  // O(pairs). Past 64 pairs per node and 2^20 pairs: at 2,000 DRAM tensors live at once (2 M pairs) the
+  // graph path already costs more CPU than the interval path at 8,000 (docs/PERFORMANCE.md, "Dense
+  // kernels"). That path does no move coalescing (find_partners walks graph neighborhoods), so a move
+  // between two DRAM tensors keeps its cost.
+  if (linear) {
+    const interval_index index(table);
+    const std::uint64_t pairs = sweep_pairs(sweep_degrees(table, index));
+    if (pairs > 64 * table.num_nodes() && pairs > (std::uint64_t{1} << 20)) {
+      a.priority.resize(a.node_web.size());
+      for (node_id v = 0; v < a.node_web.size(); ++v)
+        a.priority[v] = -static_cast<double>(table.ranges(v).front().begin);
+      const std::vector<std::uint8_t> fixed = fixed_flags();
+      const std::vector<color_options> iv = interval_variants_dram();
+      for (const color_options& o : iv) obs.best_of_n(filter.memory, name(o));
+      a.result = color_intervals({table, index, a.extents, a.costs, a.pins, a.priority, fixed}, geom, iv, threads);
+      a.ranges = std::move(table);
+      obs.score(filter.memory, a.result->peak);
+      return a;
+    }
   }
   auto build = [&] { a.graph.emplace(build_interference(table, fixed_flags())); };
   build();
