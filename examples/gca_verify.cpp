@@ -5,7 +5,7 @@
 // Runs gca::verify(original, allocated) (include/gca/verify/translation.hpp, docs/VERIFY.md): the
 // placement rules of the allocated module, and both programs simulated side by side on value numbers.
 // Names the first wrong read (function, the instruction's line in ALLOCATED.gca, the tensor, and the
-// value it should have seen), then every failure, one line each. --linked: the allocated module is
+// value it should have seen), then every failure, one line each, on stderr ("verify: ok" goes to stdout). --linked: the allocated module is
 // after the post-link step (all functions' DRAM is one space). --max-trips: iterations simulated per
 // loop (default 3). Exit status: 0 a correct allocation, 4 not, 1 bad input or usage.
 #include <cstdint>
@@ -85,16 +85,16 @@ int main(int argc, char** argv) {
   }
   if (!r.failures.empty()) {
     const gca::translation_failure& f = r.failures.front();
-    std::cout << where(f, files[0], files[1]) << ": first wrong read: function '" << f.function << "'"
+    std::cerr << where(f, files[0], files[1]) << ": first wrong read: function '" << f.function << "'"
               << (f.tensor.empty() ? "" : ", tensor %" + f.tensor) << ": " << to_string(f.kind) << ": " << f.message
               << '\n';
   }
-  std::cout << "verify: FAILED (" << r.failures.size() + r.placement.failures.size() << " failures)\n";
+  std::cerr << "verify: FAILED (" << r.failures.size() + r.placement.failures.size() << " failures)\n";
   for (const gca::translation_failure& f : r.failures)
-    std::cout << where(f, files[0], files[1]) << ": " << to_string(f.kind) << ": function '" << f.function << "'"
+    std::cerr << where(f, files[0], files[1]) << ": " << to_string(f.kind) << ": function '" << f.function << "'"
               << (f.tensor.empty() ? "" : ", tensor %" + f.tensor) << ": " << f.message << '\n';
   for (const gca::verify_failure& f : r.placement.failures)
-    std::cout << files[1] << ":" << f.loc.line << ": " << to_string(f.kind) << ": function '" << f.function
+    std::cerr << files[1] << ":" << f.loc.line << ": " << to_string(f.kind) << ": function '" << f.function
               << "', tensor %" << f.tensor << ": " << f.message << '\n';
   return 4;
 }
