@@ -155,7 +155,8 @@ struct value_info {
 };
 inline constexpr inst_id garbage_mark = no_inst - 1;
 struct garbage_info {
-  std::uint64_t cause = 0;      // what the first bad source byte held (0: never written)
+  std::uint64_t first = 0;      // what the source's first byte range held (0: never written)
+  std::uint64_t bad = 0;        // what the first range disagreeing with it held (0: never written)
   inst_id copied_by = no_inst;  // the allocated move that copied bytes not holding one value
 };
 
@@ -322,6 +323,7 @@ class lockstep {
   /// there). A tensor nothing else overlaps (or one outside the shadows) holds its own latest write.
   struct probe {
     bool ok = true;
+    std::uint64_t first = 0;  // what the first byte range holds (0: never written)
     std::uint64_t value = 0;  // ok: the value held; else what the first bad range holds (0: never written)
     bool misplaced = false;   // the bad range holds the value from another placement
     inst_id writer = no_inst; // the allocated instruction that wrote the bad range (no_inst: entry / none)
@@ -329,18 +331,21 @@ class lockstep {
   probe look(tensor_id t, std::uint64_t want) const {
     if (!reg_[t].simulated || alone_[t]) {
       const std::uint64_t v = acur_[t];
-      return {v != 0 && (want == ~std::uint64_t{0} || v == want), v, false, no_inst};
+      return {v != 0 && (want == ~std::uint64_t{0} || v == want), v, v, false, no_inst};
     }
     const shadow& s = mem_[verify_impl::memory_index(fa_->tensors[t])];
     const placement& at = *fa_->tensors[t].at;
     probe p;
+    bool first = true;
     for (std::uint32_t b = band_range_[t].first; p.ok && b < band_range_[t].second; ++b)
       s.bands[b].scan(reg_[t].b0, reg_[t].b1, [&](std::uint64_t, std::uint64_t, const cell* c) {
+        if (first) p.first = c == nullptr ? 0 : c->value, first = false;
         if (c != nullptr && want == ~std::uint64_t{0}) want = c->value;
         // The value alone is not enough: a copy of it at another place that overlaps t puts its bytes
         // at other addresses. The writer's placement must be t's.
         if (c != nullptr && c->value == want && *fa_->tensors[c->writer].at == at) return true;
-        p = {false, c == nullptr ? 0 : c->value, c != nullptr && c->value == want, c == nullptr ? no_inst : c->inst};
+        p = {false, p.first, c == nullptr ? 0 : c->value, c != nullptr && c->value == want,
+             c == nullptr ? no_inst : c->inst};
         return false;
       });
     if (p.ok) p.value = want;
@@ -357,7 +362,7 @@ class lockstep {
     std::uint64_t v = p.value;
     if (!p.ok) {
       v = new_value(garbage_mark, no_tensor);
-      garbage_.emplace(v, garbage_info{p.value, k});
+      garbage_.emplace(v, garbage_info{p.first, p.value, k});
     }
     a_write(f.outputs(i)[0], v, k);
   }
@@ -494,11 +499,13 @@ class lockstep {
     std::string via;
     std::uint64_t v = p.value;
     bool misplaced = p.misplaced;
-    // Each garbage value's cause is older than itself, so the chain ends.
+    // Garbage is judged by what its source held: the first range, or the one disagreeing with it,
+    // whichever is not the wanted value (both wanted: the right value torn between placements). Each
+    // garbage value's sources are older than itself, so the chain ends.
     while (is_garbage(v)) {
       const garbage_info& g = garbage_.at(v);
       if (via.empty()) via = " (copied by line " + std::to_string(fa_->insts[g.copied_by].loc.line) + ")";
-      v = g.cause;
+      v = g.first != want ? g.first : g.bad;
       misplaced = misplaced || v == want;
     }
     const std::string where = p.writer != no_inst && via.empty()
