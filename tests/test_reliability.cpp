@@ -405,9 +405,10 @@ TEST_CASE("failure safety: an allocation that throws leaves the module printing 
       CAPTURE(k);
       CAPTURE(level);
       gca::module m = gca::test::random_program(o);
+      const gca::module original = m;
       try {
         allocate_all(m, level);
-        const gca::verify_report v = gca::verify(m, {.linked = true});
+        const gca::translation_report v = gca::verify(original, m, {.linked = true});
         INFO(v.message());
         CHECK(v.ok());
       } catch (const gca::allocation_error& e) {
@@ -463,7 +464,7 @@ TEST_CASE("property: generated programs allocate at -O2 and -O6 and verify") {
         ++refused;
         continue;
       }
-      const gca::verify_report v = gca::verify(m, {.linked = true});
+      const gca::translation_report v = gca::verify(original, m, {.linked = true});
       INFO(v.message());
       CHECK(v.ok());
       CHECK(gca::parse(gca::print(m)) == m);
@@ -496,8 +497,9 @@ TEST_CASE("regression: an untouched tensor gets a legal place even when pins lea
       CAPTURE(file);
       CAPTURE(level);
       gca::module m = gca::parse(read_all(fs::path(GCA_SOURCE_DIR) / "fuzz" / "corpus" / file));
+      const gca::module original = m;
       allocate_all(m, level);
-      const gca::verify_report v = gca::verify(m, {.linked = true});
+      const gca::translation_report v = gca::verify(original, m, {.linked = true});
       INFO(v.message());
       CHECK(v.ok());
     }
@@ -511,9 +513,10 @@ TEST_CASE("regression: an untouched tensor gets a legal place even when pins lea
 // Expected: every copy takes the pinned place, the module allocates and verifies.
 TEST_CASE("regression: a shared DRAM name pinned in one function and unpinned in a later one") {
   gca::module m = gca::parse(read_all(fs::path(GCA_SOURCE_DIR) / "fuzz" / "corpus" / "bug_shared_pinned_first.gca"));
+  const gca::module original = m;
   CHECK_NOTHROW(gca::validate(m));
   REQUIRE_NOTHROW(allocate_all(m, 2));
-  CHECK(gca::verify(m, {.linked = true}).ok());
+  CHECK(gca::verify(original, m, {.linked = true}).ok());
   CHECK(m.functions[1].tensors[m.functions[1].find_tensor("s")].at == std::optional(gca::placement{0, 0}));
 }
 
@@ -524,8 +527,9 @@ TEST_CASE("regression: a shared DRAM name pinned in one function and unpinned in
 // an input validate accepted. Expected: the pin wins in every function.
 TEST_CASE("regression: a shared DRAM name unpinned in one function and pinned in a later one") {
   gca::module m = gca::parse(read_all(fs::path(GCA_SOURCE_DIR) / "fuzz" / "corpus" / "bug_shared_pinned_second.gca"));
+  const gca::module original = m;
   CHECK_NOTHROW(gca::validate(m));
   REQUIRE_NOTHROW(allocate_all(m, 2));
-  CHECK(gca::verify(m, {.linked = true}).ok());
+  CHECK(gca::verify(original, m, {.linked = true}).ok());
   CHECK(m.functions[0].tensors[m.functions[0].find_tensor("s")].at == std::optional(gca::placement{0, 0}));
 }
