@@ -16,6 +16,7 @@
 #include <sstream>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <vector>
 
 #include <sys/wait.h>
@@ -441,6 +442,90 @@ TEST_CASE("failure safety: an allocation that throws leaves the module printing 
   gca::module m = kernel;
   CHECK_THROWS_AS(allocate_all(m, 2, popt), gca::timeout_error);
   CHECK(gca::print(m) == before);
+}
+
+// ---- the watchdog inside long loops (gca/watchdog.hpp) -------------------------------------------
+
+namespace {
+
+/// A kernel of `n` independent SB tiles, each loaded, computed and stored: one big function that colors
+/// in one attempt (no pressure), so all its time is one coloring.
+gca::module wide_kernel(int n) {
+  std::string t = "module wide target=trn2\nfunction f core=0 {\n  tensor %x : dram 64 input\n"
+                  "  tensor %y : dram 64 output\n  tensor %acc : sb 128x4\n";
+  for (int i = 0; i < n; ++i) t += "  tensor %t" + std::to_string(i) + " : sb 128x64\n";
+  t += "  %acc = memset\n";
+  for (int i = 0; i < n; ++i)
+    t += "  %t" + std::to_string(i) + " = load %x\n  %acc = add %acc, %t" + std::to_string(i) + "\n";
+  return gca::parse(t + "  %y = store %acc\n}\n");
+}
+
+/// Sleeps past a deadline the first time the colorer reports its best-of-n loop: inside an attempt,
+/// after the fixpoint's own check between attempts.
+struct sleepy_observer : gca::null_observer {
+  bool slept = false;
+  void best_of_n(gca::memory_type, std::string_view) {
+    if (!slept) std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    slept = true;
+  }
+};
+
+}  // namespace
+
+TEST_CASE("watchdog: it fires inside a long coloring, not only between fixpoint attempts") {
+  // A deadline already past when the colorer runs: best-of-n (on 2 threads: the workers inherit the
+  // deadline) must throw at its first clock reading.
+  gca::module m = wide_kernel(12000);
+  const gca::function& f = m.functions[0];
+  gca::linearized_function lf = gca::linearize(f, gca::flattened_loops{});
+  lf.renumber_locations();
+  {
+    const gca::watchdog_scope scope(std::chrono::steady_clock::now() - std::chrono::seconds(1));
+    gca::null_observer obs;
+    const std::vector<gca::color_options> variants = gca::default_variants(true);
+    const gca::scratchpad_2d geom(m.tgt);
+    const gca::space_filter sb{gca::memory_type::sb};
+    CHECK_THROWS_AS(gca::color_space(lf, sb, gca::geometry_ref(geom), std::span<const gca::color_options>(variants),
+                                     obs, {}, gca::engine_kind::chaitin_briggs, 2u),
+                    gca::timeout_error);
+  }
+  // Through the allocator: the deadline passes during the first attempt (the observer sleeps past it
+  // inside color_space), which used to run to completion and succeed. Now select or simplify stops it
+  // and the module is left as it was.
+  const std::string before = gca::print(m);
+  gca::allocator_options ao;
+  ao.timeout_seconds = 0.25;
+  sleepy_observer obs;
+  CHECK_THROWS_WITH_AS(gca::coloring_allocator_sb(ao).run(m, obs), "GCA is taking too long", gca::timeout_error);
+  CHECK(obs.slept);
+  CHECK(gca::print(m) == before);
+  // Without a deadline the same kernel allocates in one attempt.
+  gca::module ok = m;
+  CHECK(gca::coloring_allocator_sb{}.run(ok).functions[0].second.iterations == 1);
+}
+
+TEST_CASE("watchdog: shared DRAM, colored across the module, stops too and leaves the module unchanged") {
+  // 1500 shared buffers in two cores: the shared colorer builds ~10^6 edges and colors them, with no
+  // fixpoint around it; it used to ignore the deadline entirely.
+  std::string t = "module shared target=trn2\n";
+  for (int c = 0; c < 2; ++c) {
+    t += "function core" + std::to_string(c) + " core=" + std::to_string(c) + " {\n";
+    for (int i = 0; i < 1500; ++i) t += "  tensor %s" + std::to_string(i) + " : dram.shared 64\n";
+    t += "  barrier\n}\n";
+  }
+  gca::module m = gca::parse(t);
+  const std::string before = gca::print(m);
+  gca::allocator_options ao;
+  ao.timeout_seconds = 1e-9;
+  CHECK_THROWS_WITH_AS(gca::coloring_allocator_dram_shared(ao).run(m), "GCA is taking too long", gca::timeout_error);
+  CHECK(gca::print(m) == before);
+  gca::module post = m;
+  CHECK_THROWS_AS(gca::coloring_allocator_dram_shared_post_lnk(ao).run(post), gca::timeout_error);
+  CHECK(gca::print(post) == before);
+  // The same pass with the default watchdog places all of them.
+  gca::coloring_allocator_dram_shared{}.run(m);
+  for (const gca::function& f : m.functions)
+    for (const gca::tensor& x : f.tensors) CHECK(x.at.has_value());
 }
 
 // ---- (5) property test over generated programs ---------------------------------------------------
