@@ -259,7 +259,7 @@ class lockstep {
       if (j == a_end) {
         if (i != o_end) {
           const instruction& o = fo.insts[i];
-          fail(translation_failure_kind::unmatched, fa, "", j < na ? fa.insts[j].loc : source_loc{}, o.loc,
+          fail(translation_failure_kind::unmatched, fa, "", source_loc{}, o.loc,
                "line " + std::to_string(o.loc.line) + " of the original (" + std::string(fo.opcode_name(o)) +
                    ") has no counterpart in the allocated program");
           return false;
