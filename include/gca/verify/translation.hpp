@@ -27,6 +27,7 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -225,12 +226,16 @@ class lockstep {
   /// renamed, split and added freely).
   bool match_tensors(const function& fo, const function& fa) {
     io_partner_.assign(fo.tensors.size(), no_tensor);
+    std::unordered_map<std::string_view, tensor_id> by_name;  // lookup only (never iterated)
+    by_name.reserve(fa.tensors.size());
+    for (tensor_id u = 0; u < fa.tensors.size(); ++u) by_name.emplace(fa.tensors[u].name, u);
     bool ok = true;
     for (tensor_id t = 0; t < fo.tensors.size(); ++t) {
       const tensor& x = fo.tensors[t];
       const bool shared = x.memory == memory_type::dram && x.space == address_space::shared;
       if (x.kind == tensor_kind::internal && !shared) continue;
-      const tensor_id u = fa.find_tensor(x.name);
+      const auto found = by_name.find(x.name);
+      const tensor_id u = found == by_name.end() ? no_tensor : found->second;
       if (u == no_tensor || fa.tensors[u].memory != x.memory || fa.tensors[u].space != x.space ||
           fa.tensors[u].shape != x.shape || fa.tensors[u].kind != x.kind) {
         fail(translation_failure_kind::unmatched, fa, x.name, u == no_tensor ? source_loc{} : fa.tensors[u].loc, x.loc,
