@@ -473,22 +473,31 @@ struct sleepy_observer : gca::null_observer {
 }  // namespace
 
 TEST_CASE("watchdog: it fires inside a long coloring, not only between fixpoint attempts") {
-  // A deadline already past when the colorer runs: best-of-n (on 2 threads: the workers inherit the
-  // deadline) must throw at its first clock reading.
-  gca::module m = wide_kernel(12000);
-  const gca::function& f = m.functions[0];
-  gca::linearized_function lf = gca::linearize(f, gca::flattened_loops{});
-  lf.renumber_locations();
+  // A deadline already past when best-of-n runs (a graph big enough to run its variants on 2 threads)
+  // must throw at the first clock reading; without a deadline the same call colors.
+  const std::size_t n = 30000;
+  std::vector<std::pair<gca::node_id, gca::node_id>> edges;
+  for (gca::node_id v = 1; v < n; ++v) edges.emplace_back(v - 1, v);
+  for (gca::node_id v = 2; v < n; v += 2) edges.emplace_back(v - 2, v);
+  const gca::interference_graph g = gca::build_interference(n, edges);
+  const std::vector<gca::extent> sizes(n, gca::extent{1, 64});
+  const gca::coloring_problem problem{g, sizes};
+  const std::vector<gca::color_options> variants = gca::default_variants();
+  const gca::linear_dram dram(1 << 20, 64);
   {
     const gca::watchdog_scope scope(std::chrono::steady_clock::now() - std::chrono::seconds(1));
-    gca::null_observer obs;
-    const std::vector<gca::color_options> variants = gca::default_variants(true);
-    const gca::scratchpad_2d geom(m.tgt);
-    const gca::space_filter sb{gca::memory_type::sb};
-    CHECK_THROWS_AS(gca::color_space(lf, sb, gca::geometry_ref(geom), std::span<const gca::color_options>(variants),
-                                     obs, {}, gca::engine_kind::chaitin_briggs, 2u),
-                    gca::timeout_error);
+    CHECK_THROWS_WITH_AS(gca::color_best_of(problem, dram, variants, 2), "GCA is taking too long", gca::timeout_error);
   }
+  CHECK(gca::color_best_of(problem, dram, variants, 2).complete());
+  // The workers of run_jobs run under the caller's deadline.
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::hours(1);
+  std::vector<char> inherited(64, 0);
+  {
+    const gca::watchdog_scope scope(deadline);
+    gca::detail::run_jobs(inherited.size(), 4, [&](std::size_t i) { inherited[i] = gca::watchdog_deadline() == deadline; });
+  }
+  CHECK(std::count(inherited.begin(), inherited.end(), 1) == 64);
+  gca::module m = wide_kernel(12000);
   // Through the allocator: the deadline passes during the first attempt (the observer sleeps past it
   // inside color_space), which used to run to completion and succeed. Now select or simplify stops it
   // and the module is left as it was.
