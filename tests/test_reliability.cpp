@@ -460,13 +460,16 @@ gca::module wide_kernel(int n) {
   return gca::parse(t + "  %y = store %acc\n}\n");
 }
 
-/// Sleeps past a deadline the first time the colorer reports its best-of-n loop: inside an attempt,
-/// after the fixpoint's own check between attempts.
+/// The first time the colorer reports its best-of-n loop (inside an attempt, after the fixpoint's own
+/// check between attempts), records how long the run took to get there and sleeps until `wake`.
 struct sleepy_observer : gca::null_observer {
-  bool slept = false;
+  std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
+  std::chrono::steady_clock::time_point wake = std::chrono::steady_clock::time_point::min();
+  double reached = -1;  // seconds from start to the first best-of-n report
   void best_of_n(gca::memory_type, std::string_view) {
-    if (!slept) std::this_thread::sleep_for(std::chrono::milliseconds(500));
-    slept = true;
+    if (reached >= 0) return;
+    reached = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    std::this_thread::sleep_until(wake);
   }
 };
 
@@ -499,18 +502,23 @@ TEST_CASE("watchdog: it fires inside a long coloring, not only between fixpoint 
   CHECK(std::count(inherited.begin(), inherited.end(), 1) == 64);
   gca::module m = wide_kernel(12000);
   // Through the allocator: the deadline passes during the first attempt (the observer sleeps past it
-  // inside color_space), which used to run to completion and succeed. Now select or simplify stops it
-  // and the module is left as it was.
+  // inside color_space, before best-of-n), which used to run to completion and succeed. Now simplify or
+  // select stops it and the module is left as it was. The timeout is three times what getting there
+  // takes on this machine and build (measured by a first run without a deadline, which also shows that
+  // the kernel allocates in one attempt), so the deadline falls inside the attempt.
+  gca::module ok = m;
+  sleepy_observer measure;
+  CHECK(gca::coloring_allocator_sb{}.run(ok, measure).functions[0].second.iterations == 1);
+  REQUIRE(measure.reached >= 0);
   const std::string before = gca::print(m);
   gca::allocator_options ao;
-  ao.timeout_seconds = 0.25;
+  ao.timeout_seconds = 3 * measure.reached + 0.1;
   sleepy_observer obs;
+  obs.wake = obs.start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                             std::chrono::duration<double>(ao.timeout_seconds + 0.05));
   CHECK_THROWS_WITH_AS(gca::coloring_allocator_sb(ao).run(m, obs), "GCA is taking too long", gca::timeout_error);
-  CHECK(obs.slept);
+  CHECK(obs.reached >= 0);  // it got inside the attempt before the deadline
   CHECK(gca::print(m) == before);
-  // Without a deadline the same kernel allocates in one attempt.
-  gca::module ok = m;
-  CHECK(gca::coloring_allocator_sb{}.run(ok).functions[0].second.iterations == 1);
 }
 
 TEST_CASE("watchdog: shared DRAM, colored across the module, stops too and leaves the module unchanged") {
