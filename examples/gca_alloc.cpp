@@ -174,6 +174,7 @@ int main(int argc, char** argv) {
     return 0;
   }
 
+  const gca::module original = m;  // --verify checks the allocation against it (the two-program form)
   gca::pass_options popt;
   popt.alloc.timeout_seconds = c.timeout;
   popt.alloc.threads = c.threads;
@@ -212,7 +213,7 @@ int main(int argc, char** argv) {
 
   int status = 0;
   if (c.verify) {
-    const gca::verify_report v = gca::verify(m, {.linked = true});
+    const gca::translation_report v = gca::verify(original, m, {.linked = true});
     if (v.ok()) {
       std::cerr << "verify: ok\n";
     } else {

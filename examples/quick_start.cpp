@@ -28,14 +28,14 @@ int main(int argc, char** argv) {
     gca::coloring_allocator_dram_shared{}.run(m);
     gca::coloring_allocator_dram_debug{}.run(m);
     gca::coloring_allocator_reg{}.run(m);
-    if (!gca::verify(m).ok()) return 2;
+    if (!gca::verify(original, m).ok()) return 2;  // computes what the original did
 
     // The whole pipeline of an optimization level, then the post-link one.
     m = original;
     const auto reg = gca::default_registry();
     gca::run_pipeline(m, gca::build_pipeline({.optlevel = 6}), reg, {}, {.skip_unregistered = true});
     gca::run_pipeline(m, gca::build_post_link_pipeline(), reg, {}, {.skip_unregistered = true});
-    const gca::verify_report v = gca::verify(m, {.linked = true});  // the independent check
+    const auto v = gca::verify(original, m, {.linked = true});  // the independent check, two programs
     if (!v.ok()) {
       std::cerr << v.message();
       return 2;

@@ -1,6 +1,7 @@
 // fuzz/fuzz_alloc.cpp — libFuzzer harness for the whole allocator: parse -> validate -> static_check ->
 // the pre-codegen pipeline at -O1, -O2 and -O6 (-O1 and -O2 have the same schedule and run once) -> the
-// post-link pipeline -> gca::verify(m, {.linked = true}).
+// post-link pipeline -> gca::verify(parsed, m, {.linked = true}) (the two-program form: the allocated
+// program must compute what the parsed one did).
 //
 // Inputs that do not parse, fail validate (input_error) or fail the static check are skipped, exactly as
 // gca-alloc refuses them. For the rest, a bug is: a crash or sanitizer report, a hang (libFuzzer
@@ -98,7 +99,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     } catch (const std::exception& e) {
       bug("unexpected exception", e.what());
     }
-    const gca::verify_report v = gca::verify(m, {.linked = true});
+    const gca::translation_report v = gca::verify(parsed, m, {.linked = true});  // computes what `parsed` did
     if (!v.ok()) bug("verifier failure", "-O" + std::to_string(level) + "\n" + v.message() + gca::print(m));
     const std::string printed = gca::print(m);
     gca::module back;

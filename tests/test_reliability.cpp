@@ -16,6 +16,7 @@
 #include <sstream>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <vector>
 
 #include <sys/wait.h>
@@ -405,9 +406,10 @@ TEST_CASE("failure safety: an allocation that throws leaves the module printing 
       CAPTURE(k);
       CAPTURE(level);
       gca::module m = gca::test::random_program(o);
+      const gca::module original = m;
       try {
         allocate_all(m, level);
-        const gca::verify_report v = gca::verify(m, {.linked = true});
+        const gca::translation_report v = gca::verify(original, m, {.linked = true});
         INFO(v.message());
         CHECK(v.ok());
       } catch (const gca::allocation_error& e) {
@@ -442,6 +444,107 @@ TEST_CASE("failure safety: an allocation that throws leaves the module printing 
   CHECK(gca::print(m) == before);
 }
 
+// ---- the watchdog inside long loops (gca/watchdog.hpp) -------------------------------------------
+
+namespace {
+
+/// A kernel of `n` independent SB tiles, each loaded, computed and stored: one big function that colors
+/// in one attempt (no pressure), so all its time is one coloring.
+gca::module wide_kernel(int n) {
+  std::string t = "module wide target=trn2\nfunction f core=0 {\n  tensor %x : dram 64 input\n"
+                  "  tensor %y : dram 64 output\n  tensor %acc : sb 128x4\n";
+  for (int i = 0; i < n; ++i) t += "  tensor %t" + std::to_string(i) + " : sb 128x64\n";
+  t += "  %acc = memset\n";
+  for (int i = 0; i < n; ++i)
+    t += "  %t" + std::to_string(i) + " = load %x\n  %acc = add %acc, %t" + std::to_string(i) + "\n";
+  return gca::parse(t + "  %y = store %acc\n}\n");
+}
+
+/// The first time the colorer reports its best-of-n loop (inside an attempt, after the fixpoint's own
+/// check between attempts), records how long the run took to get there and sleeps until `wake`.
+struct sleepy_observer : gca::null_observer {
+  std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
+  std::chrono::steady_clock::time_point wake = std::chrono::steady_clock::time_point::min();
+  double reached = -1;  // seconds from start to the first best-of-n report
+  void best_of_n(gca::memory_type, std::string_view) {
+    if (reached >= 0) return;
+    reached = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    std::this_thread::sleep_until(wake);
+  }
+};
+
+}  // namespace
+
+TEST_CASE("watchdog: it fires inside a long coloring, not only between fixpoint attempts") {
+  // A deadline already past when best-of-n runs (a graph big enough to run its variants on 2 threads)
+  // must throw at the first clock reading; without a deadline the same call colors.
+  const std::size_t n = 30000;
+  std::vector<std::pair<gca::node_id, gca::node_id>> edges;
+  for (gca::node_id v = 1; v < n; ++v) edges.emplace_back(v - 1, v);
+  for (gca::node_id v = 2; v < n; v += 2) edges.emplace_back(v - 2, v);
+  const gca::interference_graph g = gca::build_interference(n, edges);
+  const std::vector<gca::extent> sizes(n, gca::extent{1, 64});
+  const gca::coloring_problem problem{g, sizes};
+  const std::vector<gca::color_options> variants = gca::default_variants();
+  const gca::linear_dram dram(1 << 20, 64);
+  {
+    const gca::watchdog_scope scope(std::chrono::steady_clock::now() - std::chrono::seconds(1));
+    CHECK_THROWS_WITH_AS(gca::color_best_of(problem, dram, variants, 2), "GCA is taking too long", gca::timeout_error);
+  }
+  CHECK(gca::color_best_of(problem, dram, variants, 2).complete());
+  // The workers of run_jobs run under the caller's deadline.
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::hours(1);
+  std::vector<char> inherited(64, 0);
+  {
+    const gca::watchdog_scope scope(deadline);
+    gca::detail::run_jobs(inherited.size(), 4, [&](std::size_t i) { inherited[i] = gca::watchdog_deadline() == deadline; });
+  }
+  CHECK(std::count(inherited.begin(), inherited.end(), 1) == 64);
+  gca::module m = wide_kernel(12000);
+  // Through the allocator: the deadline passes during the first attempt (the observer sleeps past it
+  // inside color_space, before best-of-n), which used to run to completion and succeed. Now simplify or
+  // select stops it and the module is left as it was. The timeout is three times what getting there
+  // takes on this machine and build (measured by a first run without a deadline, which also shows that
+  // the kernel allocates in one attempt), so the deadline falls inside the attempt.
+  gca::module ok = m;
+  sleepy_observer measure;
+  CHECK(gca::coloring_allocator_sb{}.run(ok, measure).functions[0].second.iterations == 1);
+  REQUIRE(measure.reached >= 0);
+  const std::string before = gca::print(m);
+  gca::allocator_options ao;
+  ao.timeout_seconds = 3 * measure.reached + 0.1;
+  sleepy_observer obs;
+  obs.wake = obs.start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                             std::chrono::duration<double>(ao.timeout_seconds + 0.05));
+  CHECK_THROWS_WITH_AS(gca::coloring_allocator_sb(ao).run(m, obs), "GCA is taking too long", gca::timeout_error);
+  CHECK(obs.reached >= 0);  // it got inside the attempt before the deadline
+  CHECK(gca::print(m) == before);
+}
+
+TEST_CASE("watchdog: shared DRAM, colored across the module, stops too and leaves the module unchanged") {
+  // 1500 shared buffers in two cores: the shared colorer builds ~10^6 edges and colors them, with no
+  // fixpoint around it; it used to ignore the deadline entirely.
+  std::string t = "module shared target=trn2\n";
+  for (int c = 0; c < 2; ++c) {
+    t += "function core" + std::to_string(c) + " core=" + std::to_string(c) + " {\n";
+    for (int i = 0; i < 1500; ++i) t += "  tensor %s" + std::to_string(i) + " : dram.shared 64\n";
+    t += "  barrier\n}\n";
+  }
+  gca::module m = gca::parse(t);
+  const std::string before = gca::print(m);
+  gca::allocator_options ao;
+  ao.timeout_seconds = 1e-9;
+  CHECK_THROWS_WITH_AS(gca::coloring_allocator_dram_shared(ao).run(m), "GCA is taking too long", gca::timeout_error);
+  CHECK(gca::print(m) == before);
+  gca::module post = m;
+  CHECK_THROWS_AS(gca::coloring_allocator_dram_shared_post_lnk(ao).run(post), gca::timeout_error);
+  CHECK(gca::print(post) == before);
+  // The same pass with the default watchdog places all of them.
+  gca::coloring_allocator_dram_shared{}.run(m);
+  for (const gca::function& f : m.functions)
+    for (const gca::tensor& x : f.tensors) CHECK(x.at.has_value());
+}
+
 // ---- (5) property test over generated programs ---------------------------------------------------
 
 TEST_CASE("property: generated programs allocate at -O2 and -O6 and verify") {
@@ -463,7 +566,7 @@ TEST_CASE("property: generated programs allocate at -O2 and -O6 and verify") {
         ++refused;
         continue;
       }
-      const gca::verify_report v = gca::verify(m, {.linked = true});
+      const gca::translation_report v = gca::verify(original, m, {.linked = true});
       INFO(v.message());
       CHECK(v.ok());
       CHECK(gca::parse(gca::print(m)) == m);
@@ -496,8 +599,9 @@ TEST_CASE("regression: an untouched tensor gets a legal place even when pins lea
       CAPTURE(file);
       CAPTURE(level);
       gca::module m = gca::parse(read_all(fs::path(GCA_SOURCE_DIR) / "fuzz" / "corpus" / file));
+      const gca::module original = m;
       allocate_all(m, level);
-      const gca::verify_report v = gca::verify(m, {.linked = true});
+      const gca::translation_report v = gca::verify(original, m, {.linked = true});
       INFO(v.message());
       CHECK(v.ok());
     }
@@ -511,9 +615,10 @@ TEST_CASE("regression: an untouched tensor gets a legal place even when pins lea
 // Expected: every copy takes the pinned place, the module allocates and verifies.
 TEST_CASE("regression: a shared DRAM name pinned in one function and unpinned in a later one") {
   gca::module m = gca::parse(read_all(fs::path(GCA_SOURCE_DIR) / "fuzz" / "corpus" / "bug_shared_pinned_first.gca"));
+  const gca::module original = m;
   CHECK_NOTHROW(gca::validate(m));
   REQUIRE_NOTHROW(allocate_all(m, 2));
-  CHECK(gca::verify(m, {.linked = true}).ok());
+  CHECK(gca::verify(original, m, {.linked = true}).ok());
   CHECK(m.functions[1].tensors[m.functions[1].find_tensor("s")].at == std::optional(gca::placement{0, 0}));
 }
 
@@ -524,8 +629,9 @@ TEST_CASE("regression: a shared DRAM name pinned in one function and unpinned in
 // an input validate accepted. Expected: the pin wins in every function.
 TEST_CASE("regression: a shared DRAM name unpinned in one function and pinned in a later one") {
   gca::module m = gca::parse(read_all(fs::path(GCA_SOURCE_DIR) / "fuzz" / "corpus" / "bug_shared_pinned_second.gca"));
+  const gca::module original = m;
   CHECK_NOTHROW(gca::validate(m));
   REQUIRE_NOTHROW(allocate_all(m, 2));
-  CHECK(gca::verify(m, {.linked = true}).ok());
+  CHECK(gca::verify(original, m, {.linked = true}).ok());
   CHECK(m.functions[0].tensors[m.functions[0].find_tensor("s")].at == std::optional(gca::placement{0, 0}));
 }

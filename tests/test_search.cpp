@@ -313,3 +313,21 @@ TEST_CASE("search: small planted instances always fit, one byte less is proven i
         }
   CHECK(found == 6 * 4 * 2 * 6);
 }
+
+TEST_CASE("watchdog: a caller's deadline stops the exact search with timeout_error") {
+  // The search's own deadline gives up (a result); a watchdog installed by the caller (an allocator's
+  // "GCA is taking too long") must fire inside the search loop too. A deadline already past: the first
+  // clock reading (within 256 search nodes) throws; E needs tens of thousands of nodes.
+  const dsa_problem p = read_dsa_csv_file(std::string(GCA_DATA_DIR) + "/dsa/challenging/E.1048576.csv");
+  std::vector<buf> b;
+  for (const dsa_buffer& x : p.buffers) b.push_back({x.lower, x.upper, x.size});
+  const instance in(b);
+  {
+    const gca::watchdog_scope scope(std::chrono::steady_clock::now() - std::chrono::seconds(1));
+    CHECK_THROWS_WITH_AS(in.run(1048576), "GCA is taking too long", gca::timeout_error);
+  }
+  CHECK(gca::watchdog_deadline() == std::chrono::steady_clock::time_point::max());  // the scope ended
+  search_options o;
+  o.node_limit = 1000;
+  CHECK(in.run(1048576, o).status == search_status::gave_up);  // outside a scope: unchanged
+}

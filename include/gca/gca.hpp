@@ -29,3 +29,4 @@
 #include <gca/pipeline/passes.hpp>
 #include <gca/pipeline/pipeline.hpp>
 #include <gca/verify/verify.hpp>
+#include <gca/verify/translation.hpp>

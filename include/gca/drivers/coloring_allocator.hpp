@@ -37,6 +37,7 @@
 #include <gca/spill/concept.hpp>
 #include <gca/spill/fixpoint.hpp>
 #include <gca/spill/spill_to_next_tier.hpp>
+#include <gca/watchdog.hpp>
 
 namespace gca {
 
@@ -212,7 +213,9 @@ void allocate_functions(module& m, pass_report& rep, space_filter filter, bool p
 /// and with every placed DRAM byte of every core.
 template <class Observer>
 void allocate_shared_dram(module& m, pass_report& rep, bool post_link, std::span<const color_options> variants,
-                        Observer& obs) {
+                        std::chrono::steady_clock::time_point deadline, Observer& obs) {
+  const watchdog_scope watchdog(deadline);  // the pair loop below and the coloring tick it
+  watchdog_check();
   module work = m;
   if (post_link) {
     for (function& f : work.functions)
@@ -256,6 +259,7 @@ void allocate_shared_dram(module& m, pass_report& rep, bool post_link, std::span
   for (std::size_t i = 0; i < n; ++i) {
     extents.push_back({1, entries[unplaced[i]].bytes});
     pins.emplace_back();
+    watchdog_tick(i + b);  // n^2 / 2 + n b edges: the time goes here with many shared buffers
     for (std::size_t j = 0; j < i; ++j) edges.emplace_back(static_cast<node_id>(j), static_cast<node_id>(i));
     for (std::size_t j = 0; j < b; ++j) edges.emplace_back(static_cast<node_id>(i), static_cast<node_id>(n + j));
   }
@@ -329,7 +333,7 @@ class coloring_allocator {
     // The work is done by functions that do not depend on the registration's tuple (only on the
     // linearization, spill policy and observer), so the eight allocators share one copy of them.
     if constexpr (Type == memory_type::dram && From == address_space::shared) {
-      detail::allocate_shared_dram(m, rep, PostLink, opt_.variants, obs);
+      detail::allocate_shared_dram(m, rep, PostLink, opt_.variants, deadline, obs);
     } else {
       const auto geom = detail::make_geometry<Type>(m.tgt);
       detail::allocate_functions<Linearization>(m, rep, space_filter{Type, From}, PostLink, geometry_ref(geom), opt_,

@@ -33,6 +33,7 @@
 #include <gca/geometry/concept.hpp>
 #include <gca/graph/interference.hpp>
 #include <gca/ir/types.hpp>
+#include <gca/watchdog.hpp>
 
 namespace gca {
 
@@ -196,7 +197,9 @@ template <class Job>
 void run_jobs(std::size_t count, std::size_t threads, Job&& job) {
   std::vector<std::exception_ptr> errors(count);
   std::atomic<std::size_t> next{0};
+  const auto deadline = watchdog_deadline();  // the caller's watchdog holds in the workers too
   auto run = [&] {
+    const watchdog_scope scope(deadline);
     for (std::size_t i; (i = next.fetch_add(1)) < count;) {
       try {
         job(i);

@@ -113,6 +113,7 @@
 #include <gca/graph/interference.hpp>
 #include <gca/ir/types.hpp>
 #include <gca/liveness/interval.hpp>
+#include <gca/watchdog.hpp>
 
 namespace gca {
 
@@ -421,6 +422,7 @@ class placement_search {
   }
 
   bool out_of_budget() {
+    watchdog_tick(16);  // a caller's watchdog (gca/watchdog.hpp) throws here: the clock every 256 nodes
     if (aborted_) return true;
     if (st_.nodes >= opt_.node_limit) aborted_ = true;
     if ((st_.nodes & 255) == 0 && opt_.deadline != std::chrono::steady_clock::time_point::max() &&

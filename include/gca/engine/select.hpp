@@ -23,6 +23,7 @@
 #include <gca/error.hpp>
 #include <gca/geometry/concept.hpp>
 #include <gca/graph/interference.hpp>
+#include <gca/watchdog.hpp>
 #include <gca/ir/types.hpp>
 
 namespace gca {
@@ -65,6 +66,7 @@ inline select_result select(const interference_graph& g, std::span<const extent>
   std::vector<placed_neighbor> nbrs;
   for (std::size_t i = s.stack.size(); i-- > 0;) {
     const node_id v = s.stack[i];
+    watchdog_tick(1 + g.degree(v));  // the watchdog (gca/watchdog.hpp): a node costs about its degree
     nbrs.clear();
     for (node_id u : g.neighbors(v))
       if (placements[u]) nbrs.push_back({extents[u], *placements[u]});

@@ -38,6 +38,7 @@
 #include <gca/error.hpp>
 #include <gca/geometry/concept.hpp>
 #include <gca/graph/interference.hpp>
+#include <gca/watchdog.hpp>
 #include <gca/ir/types.hpp>
 
 namespace gca {
@@ -299,6 +300,7 @@ inline simplify_result simplify(const interference_graph& g, std::span<const ext
   out.stack.reserve(remaining);
   out.optimistic.reserve(remaining);
   while (remaining > 0) {
+    watchdog_tick();  // the watchdog (gca/watchdog.hpp): one unit per removal, one per edge walked
     bool optimistic = false;
     node_id v;
     if (!ready.empty()) {
@@ -326,6 +328,7 @@ inline simplify_result simplify(const interference_graph& g, std::span<const ext
     // bound (DSA traces) that is every removal.
     if (spill.empty() && !dynamic_ready_key) continue;
     const auto nb = g.neighbors(v);
+    watchdog_tick(nb.size());
     for (std::size_t i = 0; i < nb.size(); ++i) {
       const node_id u = nb[i];
       if (roles[u] != node_role::normal || removed[u]) continue;

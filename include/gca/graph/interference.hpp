@@ -25,6 +25,7 @@
 
 #include <gca/error.hpp>
 #include <gca/liveness/interval.hpp>
+#include <gca/watchdog.hpp>
 
 namespace gca {
 
@@ -220,6 +221,7 @@ inline interference_graph build_interference(const live_range_table& live, std::
   std::vector<std::size_t> slot(n, absent);
   return detail::csr_from_meetings(n, [&](auto&& meet) {
     for (const event& e : events) {
+      watchdog_tick(1 + active[0].size() + active[1].size());  // gca/watchdog.hpp: the meetings made here
       std::vector<node_id>& mine = active[is_fixed(e.node)];
       if (e.is_begin) {
         for (std::size_t set = 0; set < 2; ++set) {

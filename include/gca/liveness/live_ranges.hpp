@@ -28,6 +28,7 @@
 #include <gca/ir/module.hpp>
 #include <gca/linearize/linearize.hpp>
 #include <gca/liveness/interval.hpp>
+#include <gca/watchdog.hpp>
 
 namespace gca {
 
@@ -137,6 +138,7 @@ inline liveness analyze_liveness(const linearized_function& lf) {
     if (f.tensors[t].kind == tensor_kind::input) flat.push_back({t, {0, none, true, false}});
 
   for (const chain_node& node : lf.chain()) {
+    watchdog_tick();  // gca/watchdog.hpp: a caller's deadline holds here too (10^6 points take a while)
     const program_point p = node.point;
     while (!open.empty() && open_depth.back() > node.depth) {  // points after a loop's body
       scopes[open.back()].end = p;

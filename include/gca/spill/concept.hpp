@@ -50,7 +50,8 @@ struct spill_state {
  * Semantics: progress. Each call that returns > 0 must remove at least one read or write slot from tensors
  * that are not temporaries (`st.no_spill`), and temporaries it creates must be marked in `st.no_spill`. As
  * slots of non-temporaries are finite, the fixpoint then ends after finitely many iterations, with either a
- * coloring or 0. The edited program must compute the same values (the verifier checks this).
+ * coloring or 0. The edited program must compute the same values (the two-program verifier,
+ * verify(original, allocated) in verify/translation.hpp, checks this from the programs' text alone).
  */
 template <class S>
 concept SpillPolicy = requires(S s, linearized_function& lf, const space_attempt& a, const space_filter& f,

@@ -29,6 +29,7 @@
 #include <gca/ir/target.hpp>
 #include <gca/linearize/linearize.hpp>
 #include <gca/spill/concept.hpp>
+#include <gca/watchdog.hpp>
 
 namespace gca {
 
@@ -72,6 +73,7 @@ inline std::string cant_help_message(memory_type m, const std::vector<std::strin
 template <SpillPolicy Spill, class Observer = null_observer>
 space_report allocate_space(linearized_function& lf, const target& tgt, const space_filter& filter,
                             geometry_ref geom, const Spill& spill, Observer& obs, const space_options& opt = {}) {
+  const watchdog_scope watchdog(opt.deadline);  // fires inside an attempt too (simplify, select)
   space_report rep;
   rep.memory = filter.memory;
   rep.space = filter.space;

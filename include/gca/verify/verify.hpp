@@ -207,6 +207,106 @@ inline std::uint64_t sat_add(std::uint64_t a, std::uint64_t b) noexcept {
   return b > std::numeric_limits<std::uint64_t>::max() - a ? std::numeric_limits<std::uint64_t>::max() : a + b;
 }
 
+// ---- the step plan: how many times each loop is simulated (shared with verify/translation.hpp) -----
+
+/// Every loop wants min(trips, max_trips) iterations. Simulating all of them costs the product of
+/// those counts down each nest, which a deep nest makes astronomic, so loops are granted their
+/// iterations innermost first (deepest, then program order) while the function's total stays within
+/// max_steps; the rest run once. Running a loop fewer times than it really runs never invents a
+/// failure: after k >= 1 iterations every byte's last writer is the same instruction as after any
+/// other k >= 1, so what follows sees the same picture; only later iterations' own reads go unchecked.
+inline std::vector<std::uint64_t> plan_iterations(const function& f, const verify_options& opt,
+                                                 std::uint64_t& shortened) {
+  const std::size_t n = f.insts.size();
+  std::vector<std::uint64_t> iters(n, 1), body_cost(n, 0);
+  std::vector<std::uint32_t> depth(n, 0);
+  std::vector<inst_id> loops;
+  const std::vector<inst_id> parent = loop_parents(f);
+  for (inst_id i = 0; i < n; ++i) {
+    if (parent[i] != no_inst) depth[i] = depth[parent[i]] + 1;  // parents precede their bodies
+    if (f.insts[i].is_loop()) loops.push_back(i);
+  }
+  std::stable_sort(loops.begin(), loops.end(), [&](inst_id a, inst_id b) { return depth[a] > depth[b]; });
+  const std::uint64_t cap = std::max<std::uint64_t>(opt.max_trips, 1);
+  std::uint64_t total = n;  // every instruction once
+  for (inst_id l : loops) {
+    // One pass over the body, counting nested loops at their granted iterations (already decided:
+    // they are deeper). Walking direct children only keeps this linear over the function.
+    std::uint64_t cost = 0;
+    for (inst_id i = l + 1; i < f.insts[l].end; i = f.insts[i].end) {
+      cost = sat_add(cost, 1);
+      if (f.insts[i].is_loop()) cost = sat_add(cost, sat_mul(iters[i], body_cost[i]));
+    }
+    body_cost[l] = cost;
+    const std::uint64_t want = std::min(f.insts[l].trips, cap);
+    const std::uint64_t grown = sat_add(total, sat_mul(want - 1, cost));
+    if (grown <= opt.max_steps) {
+      iters[l] = want;
+      total = grown;
+    } else if (want > 1) {
+      ++shortened;
+    }
+  }
+  return iters;
+}
+
+/// One shadow per memory: the partitions cut into bands, one byte map per band.
+struct shadow {
+  std::vector<std::uint32_t> bounds;  // partition band boundaries (sorted, unique)
+  std::vector<segment_map> bands;     // one byte map per band [bounds[k], bounds[k+1])
+};
+
+/// Lays out the shadows of function f for the tensor regions `reg` (only simulated ones take part): per
+/// tensor the bands it covers, and whether it is `alone` (no other region
+/// overlaps it, so it needs no shadow).
+inline void layout_shadows(const function& f, const std::vector<region>& reg, shadow (&mem)[4],
+                           std::vector<std::pair<std::uint32_t, std::uint32_t>>& band_range,
+                           std::vector<char>& alone) {
+  const std::size_t n = f.tensors.size();
+  for (shadow& s : mem) s = {};
+  band_range.assign(n, {0, 0});
+  for (tensor_id t = 0; t < n; ++t)
+    if (reg[t].simulated) {
+      shadow& s = mem[memory_index(f.tensors[t])];
+      s.bounds.push_back(reg[t].p0);
+      s.bounds.push_back(reg[t].p1);
+    }
+  // Partition bands: cut the partitions at every tensor's first and one-past-last partition, so each
+  // band is covered entirely or not at all by every tensor and one byte map per band is exact. Most
+  // programs use few distinct partition ranges, hence few bands.
+  for (shadow& s : mem) {
+    std::sort(s.bounds.begin(), s.bounds.end());
+    s.bounds.erase(std::unique(s.bounds.begin(), s.bounds.end()), s.bounds.end());
+    s.bands.resize(s.bounds.size() < 2 ? 0 : s.bounds.size() - 1);
+  }
+  for (tensor_id t = 0; t < n; ++t) {
+    if (!reg[t].simulated) continue;
+    const auto& b = mem[memory_index(f.tensors[t])].bounds;
+    const auto lo = std::lower_bound(b.begin(), b.end(), reg[t].p0) - b.begin();
+    const auto hi = std::lower_bound(b.begin(), b.end(), reg[t].p1) - b.begin();
+    band_range[t] = {static_cast<std::uint32_t>(lo), static_cast<std::uint32_t>(hi)};
+  }
+  // Tensors whose region no other tensor touches (per band: sorted by first byte, a range overlaps
+  // an earlier one iff it starts before their furthest end, a later one iff it ends after the next
+  // start) need no shadow at all. Exact, and it keeps big resident tensors (weights, I/O) free.
+  alone.assign(n, 1);
+  for (std::size_t mi = 0; mi < 4; ++mi) {
+    std::vector<std::vector<tensor_id>> members(mem[mi].bands.size());
+    for (tensor_id t = 0; t < n; ++t)
+      if (reg[t].simulated && memory_index(f.tensors[t]) == mi)
+        for (std::uint32_t b = band_range[t].first; b < band_range[t].second; ++b) members[b].push_back(t);
+    for (auto& v : members) {
+      std::sort(v.begin(), v.end(), [&](tensor_id a, tensor_id b) { return reg[a].b0 < reg[b].b0; });
+      std::uint64_t furthest = 0;
+      for (std::size_t k = 0; k < v.size(); ++k) {
+        const region& g = reg[v[k]];
+        if ((k > 0 && g.b0 < furthest) || (k + 1 < v.size() && reg[v[k + 1]].b0 < g.b1)) alone[v[k]] = 0;
+        furthest = std::max(furthest, g.b1);
+      }
+    }
+  }
+}
+
 class checker {
  public:
   checker(const module& m, const verify_options& opt, verify_report& r) : m_(m), opt_(opt), r_(r) {}
@@ -310,54 +410,9 @@ class checker {
     return g;
   }
 
-  // ---- the step plan: how many times each loop is simulated --------------------------------------
-
-  /// Every loop wants min(trips, max_trips) iterations. Simulating all of them costs the product of
-  /// those counts down each nest, which a deep nest makes astronomic, so loops are granted their
-  /// iterations innermost first (deepest, then program order) while the function's total stays within
-  /// max_steps; the rest run once. Running a loop fewer times than it really runs never invents a
-  /// failure: after k >= 1 iterations every byte's last writer is the same instruction as after any
-  /// other k >= 1, so what follows sees the same picture; only later iterations' own reads go unchecked.
-  std::vector<std::uint64_t> plan(const function& f) {
-    const std::size_t n = f.insts.size();
-    std::vector<std::uint64_t> iters(n, 1), body_cost(n, 0);
-    std::vector<std::uint32_t> depth(n, 0);
-    std::vector<inst_id> loops;
-    const std::vector<inst_id> parent = loop_parents(f);
-    for (inst_id i = 0; i < n; ++i) {
-      if (parent[i] != no_inst) depth[i] = depth[parent[i]] + 1;  // parents precede their bodies
-      if (f.insts[i].is_loop()) loops.push_back(i);
-    }
-    std::stable_sort(loops.begin(), loops.end(), [&](inst_id a, inst_id b) { return depth[a] > depth[b]; });
-    const std::uint64_t cap = std::max<std::uint64_t>(opt_.max_trips, 1);
-    std::uint64_t total = n;  // every instruction once
-    for (inst_id l : loops) {
-      // One pass over the body, counting nested loops at their granted iterations (already decided:
-      // they are deeper). Walking direct children only keeps this linear over the function.
-      std::uint64_t cost = 0;
-      for (inst_id i = l + 1; i < f.insts[l].end; i = f.insts[i].end) {
-        cost = sat_add(cost, 1);
-        if (f.insts[i].is_loop()) cost = sat_add(cost, sat_mul(iters[i], body_cost[i]));
-      }
-      body_cost[l] = cost;
-      const std::uint64_t want = std::min(f.insts[l].trips, cap);
-      const std::uint64_t grown = sat_add(total, sat_mul(want - 1, cost));
-      if (grown <= opt_.max_steps) {
-        iters[l] = want;
-        total = grown;
-      } else if (want > 1) {
-        ++r_.loops_shortened;
-      }
-    }
-    return iters;
-  }
+  std::vector<std::uint64_t> plan(const function& f) { return plan_iterations(f, opt_, r_.loops_shortened); }
 
   // ---- dynamic part: the simulation --------------------------------------------------------------
-
-  struct shadow {
-    std::vector<std::uint32_t> bounds;  // partition band boundaries (sorted, unique)
-    std::vector<segment_map> bands;     // one byte map per band [bounds[k], bounds[k+1])
-  };
 
   const function* f_ = nullptr;
   std::vector<region> reg_;                        // per tensor
@@ -470,53 +525,11 @@ class checker {
     f_ = &f;
     const std::size_t n = f.tensors.size();
     reg_.assign(n, {});
-    band_range_.assign(n, {0, 0});
     cur_.assign(n, 0);
     last_write_.assign(n, no_inst);
     reported_.clear();
-    for (shadow& s : mem_) s = {};
-    for (tensor_id t = 0; t < n; ++t) {
-      reg_[t] = check_tensor(f, f.tensors[t]);
-      if (reg_[t].simulated) {
-        shadow& s = mem_[memory_index(f.tensors[t])];
-        s.bounds.push_back(reg_[t].p0);
-        s.bounds.push_back(reg_[t].p1);
-      }
-    }
-    // Partition bands: cut the partitions at every tensor's first and one-past-last partition, so each
-    // band is covered entirely or not at all by every tensor and one byte map per band is exact. Most
-    // programs use few distinct partition ranges, hence few bands.
-    for (shadow& s : mem_) {
-      std::sort(s.bounds.begin(), s.bounds.end());
-      s.bounds.erase(std::unique(s.bounds.begin(), s.bounds.end()), s.bounds.end());
-      s.bands.resize(s.bounds.size() < 2 ? 0 : s.bounds.size() - 1);
-    }
-    for (tensor_id t = 0; t < n; ++t) {
-      if (!reg_[t].simulated) continue;
-      const auto& b = mem_[memory_index(f.tensors[t])].bounds;
-      const auto lo = std::lower_bound(b.begin(), b.end(), reg_[t].p0) - b.begin();
-      const auto hi = std::lower_bound(b.begin(), b.end(), reg_[t].p1) - b.begin();
-      band_range_[t] = {static_cast<std::uint32_t>(lo), static_cast<std::uint32_t>(hi)};
-    }
-    // Tensors whose region no other tensor touches (per band: sorted by first byte, a range overlaps
-    // an earlier one iff it starts before their furthest end, a later one iff it ends after the next
-    // start) need no shadow at all. Exact, and it keeps big resident tensors (weights, I/O) free.
-    alone_.assign(n, 1);
-    for (std::size_t mi = 0; mi < 4; ++mi) {
-      std::vector<std::vector<tensor_id>> members(mem_[mi].bands.size());
-      for (tensor_id t = 0; t < n; ++t)
-        if (reg_[t].simulated && memory_index(f.tensors[t]) == mi)
-          for (std::uint32_t b = band_range_[t].first; b < band_range_[t].second; ++b) members[b].push_back(t);
-      for (auto& v : members) {
-        std::sort(v.begin(), v.end(), [&](tensor_id a, tensor_id b) { return reg_[a].b0 < reg_[b].b0; });
-        std::uint64_t furthest = 0;
-        for (std::size_t k = 0; k < v.size(); ++k) {
-          const region& g = reg_[v[k]];
-          if ((k > 0 && g.b0 < furthest) || (k + 1 < v.size() && reg_[v[k + 1]].b0 < g.b1)) alone_[v[k]] = 0;
-          furthest = std::max(furthest, g.b1);
-        }
-      }
-    }
+    for (tensor_id t = 0; t < n; ++t) reg_[t] = check_tensor(f, f.tensors[t]);
+    layout_shadows(f, reg_, mem_, band_range_, alone_);
   }
 
   void run_function(const function& f) {
