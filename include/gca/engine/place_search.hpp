@@ -1,0 +1,406 @@
+// gca/engine/place_search.hpp — the exact placement search for the rectangle memories (SBUF, PSUM).
+//
+// Provides `place_search`: given the nodes of one space (extents partitions x bytes, live ranges, pins),
+// find a placement in which no two nodes whose live ranges meet share a partition and a byte, or prove
+// that none exists, within a budget of search nodes (and an optional deadline). Its answer is one of
+// found (with every node's placement), infeasible (proved), gave_up (budget spent). Works on any
+// RectangleGeometry (geometry/rect_layout.hpp) through its rect_layout. Deterministic: the result depends
+// only on the problem and the node budget (a deadline, when given, can only turn an answer into gave_up).
+//
+// Canonical placements. Take any valid placement and, repeatedly, move a free (unpinned) block to the
+// lowest aligned byte offset, in its own start partition, where it overlaps neither a pin nor a block that
+// precedes it in (offset, id) order. Blocks that follow it and interfere with it while sharing a
+// partition lie wholly above its old offset (they follow it and cannot overlap it), so they stay clear of
+// it; the sum of offsets drops each time, so this ends. In the result ("canonical") every block sits at the
+// LOWEST free offset its start partition allows, given the pins and the blocks before it in (offset, id)
+// order. The search enumerates exactly such sequences: it places blocks one at a time, each at its lowest
+// free offset given what is placed, and only in increasing (offset, id) order. So if a placement exists,
+// the canonical one is on some branch, and exhausting the branches proves that none exists. Each block's
+// offset is therefore 0 (the start of a segment, aligned), or the aligned end of an interfering block that
+// shares partitions with it: these are the only offsets ever tried.
+//
+// Pruning rules (each may only cut branches with no canonical completion):
+//   R1 dead block. An unplaced block must come after the last placed one in (offset, id) order, so its
+//      offset is >= the last offset (> it if its id is smaller); placing more blocks only blocks more
+//      positions. If no start partition leaves it a free position there, no completion exists.
+//   R2 area at a point. All nodes live at one program point t interfere with each other, so they occupy
+//      disjoint rectangles. Unplaced ones lie wholly in the band [last offset, capacity) of all
+//      partitions; placed ones use that band only where they reach into it. If their areas there exceed
+//      the band's area, no completion exists. Checked at the first point of every live interval (any
+//      set of points is sound; these are the busiest candidates of an interval-like problem).
+//   R3 row 0 at a point. A block of more than 64 partitions must start at partition 0 (the start rule),
+//      so it uses partition 0; at point t those blocks and the placed blocks that use partition 0 need
+//      disjoint byte ranges of partition 0 inside the band: the 1-D form of R2, exact for 128-partition
+//      problems where R2 is loose.
+//   R4 identical blocks. Two free blocks with the same extent and the same live range are
+//      interchangeable: swapping them maps placements to placements. Only the canonical placement in
+//      which the lower id comes first in (offset, id) order is kept, so the higher one may not be
+//      placed before the lower.
+// Value order (not a rule, decides only how fast a placement is found): lowest offset first, then larger
+// area, then id.
+#pragma once
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <gca/error.hpp>
+#include <gca/geometry/detail/start_search.hpp>
+#include <gca/geometry/rect_layout.hpp>
+#include <gca/graph/interference.hpp>
+#include <gca/ir/types.hpp>
+
+namespace gca {
+
+enum class search_status : std::uint8_t { found, infeasible, gave_up };
+
+constexpr std::string_view to_string(search_status s) noexcept {
+  switch (s) {
+    case search_status::found: return "found";
+    case search_status::infeasible: return "infeasible";
+    case search_status::gave_up: return "gave up";
+  }
+  return "?";
+}
+
+struct search_limits {
+  std::uint64_t max_nodes = 200000;  // search nodes expanded before giving up (deterministic)
+  std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max();
+};
+
+/// One space's nodes. Non-owning; every span has one entry per node of `ranges` (pins and fixed may be
+/// empty). `fixed`: pins whose places were decided together (an earlier colorer, another core); two fixed
+/// pins are not checked against each other, as in build_interference.
+struct place_problem {
+  const live_range_table& ranges;
+  std::span<const extent> extents;
+  std::span<const std::optional<placement>> pins = {};
+  std::span<const std::uint8_t> fixed = {};
+};
+
+struct place_result {
+  search_status status = search_status::gave_up;
+  std::vector<std::optional<placement>> placements;  // found: one per node (pins where pinned)
+  std::uint64_t nodes = 0;                           // search nodes expanded
+  std::string proof;                                 // infeasible: what proved it
+};
+
+namespace detail {
+
+class place_searcher {
+ public:
+  place_searcher(const place_problem& p, const rect_layout& lay, const search_limits& lim)
+      : p_(p), lay_(lay), lim_(lim), n_(p.ranges.num_nodes()) {
+    if (p.extents.size() != n_ || (!p.pins.empty() && p.pins.size() != n_) || (!p.fixed.empty() && p.fixed.size() != n_))
+      throw input_error("place_search: extents, pins and fixed must have one entry per node");
+  }
+
+  place_result run() {
+    place_result r;
+    if (!prepare(r)) {
+      r.status = search_status::infeasible;
+      return r;
+    }
+    r.status = search(r);
+    if (r.status == search_status::found) {
+      r.placements.assign(n_, std::nullopt);
+      for (node_id v = 0; v < n_; ++v) r.placements[v] = placement{part_[v], off_[v]};
+    }
+    return r;
+  }
+
+ private:
+  static constexpr std::uint64_t none = unbounded;
+
+  struct child {
+    std::uint64_t offset;
+    node_id v;
+    std::uint32_t partition;
+  };
+  struct frame {
+    std::vector<child> children;
+    std::size_t next = 0;
+    node_id placed = ~node_id{0};  // the child this frame has placed, if any
+    std::uint64_t saved_off = 0;
+    node_id saved_id = ~node_id{0};
+  };
+
+  bool pinned(node_id v) const { return !p_.pins.empty() && p_.pins[v].has_value(); }
+  std::uint64_t area(node_id v) const { return std::uint64_t{p_.extents[v].partitions} * p_.extents[v].bytes; }
+  bool share_rows(node_id v, std::uint32_t pv, node_id u) const {
+    return pv < part_[u] + p_.extents[u].partitions && part_[u] < pv + p_.extents[v].partitions;
+  }
+
+  /// Graph, pins, the points of R2/R3, twins (R4). False (with r.proof) when the root is infeasible.
+  bool prepare(place_result& r) {
+    graph_ = build_interference(p_.ranges, p_.fixed);
+    placed_.assign(n_, 0);
+    part_.assign(n_, 0);
+    off_.assign(n_, 0);
+    for (node_id v = 0; v < n_; ++v) {
+      const extent& e = p_.extents[v];
+      if (pinned(v)) {
+        const placement& at = *p_.pins[v];
+        if (!legal(e, at)) {
+          r.proof = "node " + std::to_string(v) + " is pinned at an illegal place";
+          return false;
+        }
+        placed_[v] = 1;
+        part_[v] = at.partition;
+        off_[v] = at.offset;
+        continue;
+      }
+      if (starts(v).count == 0 || lay_.domain(e).empty()) {
+        r.proof = "node " + std::to_string(v) + " does not fit in an empty memory";
+        return false;
+      }
+      free_.push_back(v);
+    }
+    for (node_id v = 0; v < n_; ++v)
+      if (pinned(v))
+        for (node_id u : graph_.neighbors(v))
+          if (u < v && pinned(u) && share_rows(v, part_[v], u) && off_[v] < off_[u] + p_.extents[u].bytes &&
+              off_[u] < off_[v] + p_.extents[v].bytes) {
+            r.proof = "pinned nodes " + std::to_string(u) + " and " + std::to_string(v) + " overlap while both live";
+            return false;
+          }
+    // Points: first points of all intervals; each with the nodes live there.
+    std::vector<program_point> pts;
+    for (const interval& i : p_.ranges.intervals) pts.push_back(i.begin);
+    std::sort(pts.begin(), pts.end());
+    pts.erase(std::unique(pts.begin(), pts.end()), pts.end());
+    live_at_.assign(pts.size(), {});
+    for (node_id v = 0; v < n_; ++v)
+      for (const interval& i : p_.ranges.ranges(v))
+        for (auto k = std::lower_bound(pts.begin(), pts.end(), i.begin); k != pts.end() && *k < i.end; ++k)
+          live_at_[static_cast<std::size_t>(k - pts.begin())].push_back(v);
+    // R4: the previous free node with the same extent and live range.
+    twin_.assign(n_, ~node_id{0});
+    std::vector<node_id> order = free_;
+    auto key_less = [&](node_id a, node_id b) {
+      const extent &x = p_.extents[a], &y = p_.extents[b];
+      if (x.partitions != y.partitions) return x.partitions < y.partitions;
+      if (x.bytes != y.bytes) return x.bytes < y.bytes;
+      const auto ra = p_.ranges.ranges(a), rb = p_.ranges.ranges(b);
+      if (ra.size() != rb.size()) return ra.size() < rb.size();
+      for (std::size_t k = 0; k < ra.size(); ++k) {
+        if (ra[k].begin != rb[k].begin) return ra[k].begin < rb[k].begin;
+        if (ra[k].end != rb[k].end) return ra[k].end < rb[k].end;
+      }
+      return a < b;
+    };
+    std::sort(order.begin(), order.end(), key_less);
+    for (std::size_t k = 1; k < order.size(); ++k) {
+      const node_id a = order[k - 1], b = order[k];
+      const auto ra = p_.ranges.ranges(a), rb = p_.ranges.ranges(b);
+      if (p_.extents[a] == p_.extents[b] && std::equal(ra.begin(), ra.end(), rb.begin(), rb.end(), [](const interval& x, const interval& y) {
+            return x.begin == y.begin && x.end == y.end;
+          }))
+        twin_[b] = a;
+    }
+    cache_all_.assign(n_ * 4, none);
+    cache_ge_.assign(n_ * 4, none);
+    cache_key_.assign(n_ * 4, none);
+    dirty_.assign(n_, 1);
+    return true;
+  }
+
+  bool legal(const extent& e, const placement& at) const {
+    const partition_starts s = allowed_partition_starts(e.partitions, lay_.partitions);
+    if (std::find(s.start.begin(), s.start.begin() + s.count, at.partition) == s.start.begin() + s.count) return false;
+    if (at.offset % lay_.alignment != 0) return false;
+    for (const start_range& d : lay_.domain(e))
+      if (d.lo <= at.offset && at.offset <= d.hi) return true;
+    return false;
+  }
+
+  partition_starts starts(node_id v) const { return allowed_partition_starts(p_.extents[v].partitions, lay_.partitions); }
+
+  /// The lowest free aligned offset >= lo for v at start partition `pv`, given the placed nodes (none: no
+  /// such offset). Cost O(d log d) for d placed neighbors.
+  std::uint64_t lowest(node_id v, std::uint32_t pv, std::uint64_t lo) {
+    const extent& e = p_.extents[v];
+    domain_.clear();
+    for (const start_range& d : lay_.domain(e))
+      if (d.hi >= lo) domain_.push_back({std::max(d.lo, lo), d.hi});
+    if (domain_.empty()) return none;
+    blocked_.clear();
+    for (node_id u : graph_.neighbors(v))
+      if (placed_[u] && share_rows(v, pv, u)) blocked_.push_back(blocked_starts(e.bytes, off_[u], p_.extents[u].bytes));
+    const auto c = pick_start(domain_, blocked_, e.bytes, lay_.alignment, select_heuristic::first_fit);
+    return c ? c->start : none;
+  }
+
+  void refresh(node_id v) {
+    if (!dirty_[v]) return;
+    dirty_[v] = 0;
+    const partition_starts s = starts(v);
+    for (std::uint32_t k = 0; k < s.count; ++k) {
+      cache_all_[v * 4 + k] = lowest(v, s.start[k], 0);
+      cache_key_[v * 4 + k] = none;
+    }
+  }
+  std::uint64_t lowest_ge(node_id v, std::uint32_t k, std::uint32_t pv, std::uint64_t lo) {
+    const std::uint64_t all = cache_all_[v * 4 + k];
+    if (all == none || all >= lo) return all;
+    // Lowest >= key stays the lowest >= lo for any lo in [key, value] while nothing near v changes.
+    if (cache_key_[v * 4 + k] != none && cache_key_[v * 4 + k] <= lo && (cache_ge_[v * 4 + k] == none || cache_ge_[v * 4 + k] >= lo))
+      return cache_ge_[v * 4 + k];
+    cache_key_[v * 4 + k] = lo;
+    return cache_ge_[v * 4 + k] = lowest(v, pv, lo);
+  }
+
+  void touch_neighbors(node_id v) {
+    for (node_id u : graph_.neighbors(v)) dirty_[u] = 1;
+  }
+
+  /// R2 and R3 at every point (see the top of this header).
+  bool bands_fit() const {
+    const std::uint64_t cap = lay_.capacity();
+    if (last_off_ >= cap) return placed_count_ == free_.size();
+    const std::uint64_t band = cap - last_off_;
+    for (const std::vector<node_id>& live : live_at_) {
+      std::uint64_t need = 0, row0 = 0;
+      for (node_id v : live) {
+        const extent& e = p_.extents[v];
+        if (!placed_[v]) {
+          need += area(v);
+          if (e.partitions > 64) row0 += e.bytes;
+          continue;
+        }
+        const std::uint64_t end = off_[v] + e.bytes;
+        const std::uint64_t in = end > last_off_ ? end - std::max(off_[v], last_off_) : 0;
+        need += in * e.partitions;
+        if (part_[v] == 0) row0 += in;
+      }
+      if (need > band * lay_.partitions || row0 > band) return false;
+    }
+    return true;
+  }
+
+  /// The children of the current state, or nothing when a rule cuts it.
+  std::optional<std::vector<child>> expand() {
+    if (!bands_fit()) return std::nullopt;
+    std::vector<child> out;
+    for (node_id v : free_) {
+      if (placed_[v]) continue;
+      refresh(v);
+      const std::uint64_t lo = has_last_ && v < last_id_ ? last_off_ + 1 : last_off_;
+      const bool twin_waits = twin_[v] != ~node_id{0} && !placed_[twin_[v]];
+      const partition_starts s = starts(v);
+      bool alive = false;
+      for (std::uint32_t k = 0; k < s.count; ++k) {
+        const std::uint64_t all = cache_all_[v * 4 + k];
+        if (all != none && all >= lo) {
+          alive = true;
+          if (!twin_waits) out.push_back({all, v, s.start[k]});
+        } else if (!alive && all != none && lowest_ge(v, k, s.start[k], lo) != none) {
+          alive = true;
+        }
+      }
+      if (!alive) return std::nullopt;  // R1
+    }
+    std::sort(out.begin(), out.end(), [&](const child& a, const child& b) {
+      if (a.offset != b.offset) return a.offset < b.offset;
+      if (area(a.v) != area(b.v)) return area(a.v) > area(b.v);
+      if (a.v != b.v) return a.v < b.v;
+      return a.partition < b.partition;
+    });
+    return out;
+  }
+
+  void place(const child& c) {
+    placed_[c.v] = 1;
+    part_[c.v] = c.partition;
+    off_[c.v] = c.offset;
+    last_off_ = c.offset;
+    last_id_ = c.v;
+    has_last_ = true;
+    ++placed_count_;
+    touch_neighbors(c.v);
+  }
+  void unplace(node_id v, std::uint64_t off, node_id id) {
+    placed_[v] = 0;
+    --placed_count_;
+    last_off_ = off;
+    last_id_ = id;
+    has_last_ = id != ~node_id{0};
+    touch_neighbors(v);
+  }
+
+  // One piece: the depth-first walk owns the frame stack, the budget and the undo of each step, which
+  // only make sense together.
+  search_status search(place_result& r) {
+    std::vector<frame> stack;
+    auto open = [&]() -> bool {
+      ++r.nodes;
+      if (placed_count_ == free_.size()) return true;
+      auto c = expand();
+      stack.push_back(frame{c ? std::move(*c) : std::vector<child>{}, 0, ~node_id{0}, last_off_, last_id_});
+      return false;
+    };
+    if (open()) return search_status::found;
+    if (stack.back().children.empty()) {
+      r.proof = "the pruning rules cut the root (area or partition-0 bytes at a point, or a node with no place)";
+      return search_status::infeasible;
+    }
+    while (!stack.empty()) {
+      frame& top = stack.back();
+      if (top.placed != ~node_id{0}) {
+        unplace(top.placed, top.saved_off, top.saved_id);
+        top.placed = ~node_id{0};
+      }
+      if (top.next == top.children.size()) {
+        stack.pop_back();
+        continue;
+      }
+      if (r.nodes >= lim_.max_nodes) return search_status::gave_up;
+      if ((r.nodes & 255) == 0 && std::chrono::steady_clock::now() > lim_.deadline) return search_status::gave_up;
+      const child c = top.children[top.next++];
+      top.placed = c.v;
+      place(c);
+      if (open()) return search_status::found;
+    }
+    r.proof = "every canonical placement was tried (" + std::to_string(r.nodes) + " search nodes)";
+    return search_status::infeasible;
+  }
+
+  const place_problem& p_;
+  rect_layout lay_;
+  search_limits lim_;
+  std::size_t n_;
+  interference_graph graph_;
+  std::vector<node_id> free_;
+  std::vector<std::uint8_t> placed_;
+  std::vector<std::uint32_t> part_;
+  std::vector<std::uint64_t> off_;
+  std::vector<std::vector<node_id>> live_at_;
+  std::vector<node_id> twin_;
+  std::vector<std::uint64_t> cache_all_, cache_ge_, cache_key_;  // per node x start-partition index
+  std::vector<std::uint8_t> dirty_;
+  std::vector<start_range> domain_, blocked_;
+  std::uint64_t last_off_ = 0;
+  node_id last_id_ = ~node_id{0};
+  bool has_last_ = false;
+  std::size_t placed_count_ = 0;
+};
+
+}  // namespace detail
+
+/// The exact search in a rectangle memory described by `layout` (see the top of this header).
+inline place_result place_search(const place_problem& p, const rect_layout& layout, const search_limits& lim = {}) {
+  return detail::place_searcher(p, layout, lim).run();
+}
+
+/// The exact search in the memory of geometry `g`.
+template <RectangleGeometry G>
+place_result place_search(const place_problem& p, const G& g, const search_limits& lim = {}) {
+  return place_search(p, rect_layout_of(g), lim);
+}
+
+}  // namespace gca
