@@ -23,16 +23,19 @@
 //   R1 dead block. An unplaced block must come after the last placed one in (offset, id) order, so its
 //      offset is >= the last offset (> it if its id is smaller); placing more blocks only blocks more
 //      positions. If no start partition leaves it a free position there, no completion exists.
-//   R2 area at a point. All nodes live at one program point t interfere with each other, so they occupy
-//      disjoint rectangles. Unplaced ones lie wholly in the band [last offset, capacity) of all
-//      partitions; placed ones use that band only where they reach into it. If their areas there exceed
-//      the band's area, no completion exists. Checked at the first point of every live interval (any
-//      set of points is sound; these are the busiest candidates of an interval-like problem).
-//   R3 row 0 at a point. A block of more than 64 partitions must start at partition 0 (the start rule),
-//      so it uses partition 0; at point t those blocks and the placed blocks that use partition 0 need
-//      disjoint byte ranges of partition 0 inside the band: the 1-D form of R2, exact for 128-partition
-//      problems where R2 is loose.
-//   R4 identical blocks. Two free blocks with the same extent and the same live range are
+//   R2 quarters at a point. Every allowed start partition is a multiple of 32, so whether two blocks
+//      share a partition depends only on the 32-partition "quarters" they touch: a block of p partitions
+//      at start s touches quarters [s/32, ceil((s+p)/32)), and two blocks share a partition exactly when
+//      they share a quarter. All nodes live at one program point t interfere with each other, so in each
+//      quarter they use disjoint byte ranges; unplaced ones lie wholly in the band [last offset,
+//      capacity), placed ones use it where they reach into it. For every set S of quarters, a block uses
+//      at least c_S(block) = min over its allowed starts of |quarters touched within S| byte ranges of
+//      its size inside S; if these sizes exceed |S| x band, no completion exists. S = all quarters is the
+//      area bound counted in quarters; S = {0} holds every block of more than 64 partitions (the 1-D
+//      bound of 128-partition problems); S = {0, 2} charges such a block twice and a 33..64-partition
+//      block (start 0 or 64) once. Checked at the first point of every live interval (any set of points
+//      is sound; these are the busiest candidates of an interval-like problem).
+//   R3 identical blocks. Two free blocks with the same extent and the same live range are
 //      interchangeable: swapping them maps placements to placements. Only the canonical placement in
 //      which the lower id comes first in (offset, id) order is kept, so the higher one may not be
 //      placed before the lower.
@@ -41,6 +44,7 @@
 #pragma once
 
 #include <algorithm>
+#include <bit>
 #include <chrono>
 #include <cstdint>
 #include <optional>
@@ -136,7 +140,7 @@ class place_searcher {
     return pv < part_[u] + p_.extents[u].partitions && part_[u] < pv + p_.extents[v].partitions;
   }
 
-  /// Graph, pins, the points of R2/R3, twins (R4). False (with r.proof) when the root is infeasible.
+  /// Graph, pins, the points of R2, twins (R3). False (with r.proof) when the root is infeasible.
   bool prepare(place_result& r) {
     graph_ = build_interference(p_.ranges, p_.fixed);
     placed_.assign(n_, 0);
@@ -179,7 +183,7 @@ class place_searcher {
       for (const interval& i : p_.ranges.ranges(v))
         for (auto k = std::lower_bound(pts.begin(), pts.end(), i.begin); k != pts.end() && *k < i.end; ++k)
           live_at_[static_cast<std::size_t>(k - pts.begin())].push_back(v);
-    // R4: the previous free node with the same extent and live range.
+    // R3: the previous free node with the same extent and live range.
     twin_.assign(n_, ~node_id{0});
     std::vector<node_id> order = free_;
     auto key_less = [&](node_id a, node_id b) {
@@ -203,6 +207,7 @@ class place_searcher {
           }))
         twin_[b] = a;
     }
+    prepare_quarters();
     cache_all_.assign(n_ * 4, none);
     cache_ge_.assign(n_ * 4, none);
     cache_key_.assign(n_ * 4, none);
@@ -259,26 +264,52 @@ class place_searcher {
     for (node_id u : graph_.neighbors(v)) dirty_[u] = 1;
   }
 
-  /// R2 and R3 at every point (see the top of this header).
+  /// The quarters (32-partition groups) a block of `parts` partitions at start `start` touches, as a mask.
+  static std::uint32_t quarter_mask(std::uint32_t start, std::uint32_t parts) {
+    std::uint32_t m = 0;
+    for (std::uint32_t q = start / 32; q * 32 < start + parts && q < 32; ++q) m |= 1u << q;
+    return m;
+  }
+
+  /// Per node, c_S for every set S of quarters (R2): the least number of quarters of S it touches.
+  void prepare_quarters() {
+    quarters_ = std::min<std::uint32_t>((lay_.partitions + 31) / 32, 4);
+    sets_ = (1u << quarters_) - 1;
+    cmin_.assign(n_ * 16, 0);
+    for (node_id v = 0; v < n_; ++v) {
+      const partition_starts st = starts(v);
+      for (std::uint32_t S = 1; S <= sets_; ++S) {
+        std::uint32_t best = 32;
+        for (std::uint32_t k = 0; k < st.count; ++k)
+          best = std::min<std::uint32_t>(best, static_cast<std::uint32_t>(std::popcount(quarter_mask(st.start[k], p_.extents[v].partitions) & S)));
+        if (pinned(v)) best = static_cast<std::uint32_t>(std::popcount(quarter_mask(part_[v], p_.extents[v].partitions) & S));
+        cmin_[v * 16 + S] = st.count == 0 ? 0 : best;
+      }
+    }
+  }
+
+  /// R2 at every point (see the top of this header).
   bool bands_fit() const {
     const std::uint64_t cap = lay_.capacity();
     if (last_off_ >= cap) return placed_count_ == free_.size();
     const std::uint64_t band = cap - last_off_;
+    std::uint64_t need[16];
     for (const std::vector<node_id>& live : live_at_) {
-      std::uint64_t need = 0, row0 = 0;
+      std::fill(need, need + 16, 0);
       for (node_id v : live) {
         const extent& e = p_.extents[v];
         if (!placed_[v]) {
-          need += area(v);
-          if (e.partitions > 64) row0 += e.bytes;
+          for (std::uint32_t S = 1; S <= sets_; ++S) need[S] += e.bytes * cmin_[v * 16 + S];
           continue;
         }
         const std::uint64_t end = off_[v] + e.bytes;
-        const std::uint64_t in = end > last_off_ ? end - std::max(off_[v], last_off_) : 0;
-        need += in * e.partitions;
-        if (part_[v] == 0) row0 += in;
+        if (end <= last_off_) continue;
+        const std::uint64_t in = end - std::max(off_[v], last_off_);
+        const std::uint32_t m = quarter_mask(part_[v], e.partitions);
+        for (std::uint32_t S = 1; S <= sets_; ++S) need[S] += in * static_cast<std::uint64_t>(std::popcount(m & S));
       }
-      if (need > band * lay_.partitions || row0 > band) return false;
+      for (std::uint32_t S = 1; S <= sets_; ++S)
+        if (need[S] > band * static_cast<std::uint64_t>(std::popcount(S))) return false;
     }
     return true;
   }
@@ -335,18 +366,36 @@ class place_searcher {
 
   // One piece: the depth-first walk owns the frame stack, the budget and the undo of each step, which
   // only make sense together.
+  //
+  // Limited discrepancy: the walk is repeated with a growing limit on how many times a path may take a
+  // child other than the first (the value order's choice): 0, 1, 2, 4, ..., then no limit. A wrong early
+  // choice is revisited after a few thousand nodes instead of after the whole subtree below it. Only a
+  // walk that skipped nothing proves infeasibility, so completeness is kept; the repeated prefixes cost
+  // little against the budget.
   search_status search(place_result& r) {
+    for (std::uint32_t limit = 0;; limit = limit == 0 ? 1 : 2 * limit) {
+      const bool unlimited = limit >= 64;
+      bool skipped = false;
+      const search_status s = walk(r, unlimited ? ~std::uint32_t{0} : limit, skipped);
+      if (s != search_status::infeasible || !skipped) return s;
+      r.proof.clear();
+    }
+  }
+
+  search_status walk(place_result& r, std::uint32_t limit, bool& skipped) {
     std::vector<frame> stack;
-    auto open = [&]() -> bool {
+    std::vector<std::uint32_t> disc;  // per frame: discrepancies taken on the path to it
+    auto open = [&](std::uint32_t d) -> bool {
       ++r.nodes;
       if (placed_count_ == free_.size()) return true;
       auto c = expand();
       stack.push_back(frame{c ? std::move(*c) : std::vector<child>{}, 0, ~node_id{0}, last_off_, last_id_});
+      disc.push_back(d);
       return false;
     };
-    if (open()) return search_status::found;
+    if (open(0)) return search_status::found;
     if (stack.back().children.empty()) {
-      r.proof = "the pruning rules cut the root (area or partition-0 bytes at a point, or a node with no place)";
+      r.proof = "the pruning rules cut the root (the bytes needed in some partitions at one point exceed the memory, or a node has no place)";
       return search_status::infeasible;
     }
     while (!stack.empty()) {
@@ -355,8 +404,14 @@ class place_searcher {
         unplace(top.placed, top.saved_off, top.saved_id);
         top.placed = ~node_id{0};
       }
+      const std::uint32_t d = disc.back() + (top.next > 0 ? 1 : 0);
+      if (top.next < top.children.size() && d > limit) {
+        skipped = true;
+        top.next = top.children.size();
+      }
       if (top.next == top.children.size()) {
         stack.pop_back();
+        disc.pop_back();
         continue;
       }
       if (r.nodes >= lim_.max_nodes) return search_status::gave_up;
@@ -364,7 +419,7 @@ class place_searcher {
       const child c = top.children[top.next++];
       top.placed = c.v;
       place(c);
-      if (open()) return search_status::found;
+      if (open(d)) return search_status::found;
     }
     r.proof = "every canonical placement was tried (" + std::to_string(r.nodes) + " search nodes)";
     return search_status::infeasible;
@@ -383,6 +438,8 @@ class place_searcher {
   std::vector<node_id> twin_;
   std::vector<std::uint64_t> cache_all_, cache_ge_, cache_key_;  // per node x start-partition index
   std::vector<std::uint8_t> dirty_;
+  std::uint32_t quarters_ = 4, sets_ = 15;
+  std::vector<std::uint32_t> cmin_;  // per node x set of quarters: c_S (R2)
   std::vector<start_range> domain_, blocked_;
   std::uint64_t last_off_ = 0;
   node_id last_id_ = ~node_id{0};
@@ -393,8 +450,86 @@ class place_searcher {
 }  // namespace detail
 
 /// The exact search in a rectangle memory described by `layout` (see the top of this header).
+/// Decomposition: free nodes interact only through interference among themselves (pins are fixed
+/// obstacles), so the connected components of the interference graph restricted to free nodes are
+/// independent problems: each is searched alone, with the pins it meets, and the budget is shared. The
+/// whole is placeable exactly when every component is.
 inline place_result place_search(const place_problem& p, const rect_layout& layout, const search_limits& lim = {}) {
-  return detail::place_searcher(p, layout, lim).run();
+  const std::size_t n = p.ranges.num_nodes();
+  if (p.extents.size() != n || (!p.pins.empty() && p.pins.size() != n) || (!p.fixed.empty() && p.fixed.size() != n))
+    throw input_error("place_search: extents, pins and fixed must have one entry per node");
+  auto pinned = [&](node_id v) { return !p.pins.empty() && p.pins[v].has_value(); };
+  const interference_graph g = build_interference(p.ranges, p.fixed);
+  std::vector<node_id> comp(n, ~node_id{0});
+  std::vector<std::vector<node_id>> comps;
+  for (node_id s = 0; s < n; ++s) {
+    if (pinned(s) || comp[s] != ~node_id{0}) continue;
+    comps.emplace_back();
+    std::vector<node_id> todo{s};
+    comp[s] = static_cast<node_id>(comps.size() - 1);
+    while (!todo.empty()) {
+      const node_id v = todo.back();
+      todo.pop_back();
+      comps.back().push_back(v);
+      for (node_id u : g.neighbors(v))
+        if (!pinned(u) && comp[u] == ~node_id{0}) comp[u] = comp[s], todo.push_back(u);
+    }
+  }
+  if (comps.size() <= 1) return detail::place_searcher(p, layout, lim).run();
+  place_result out;
+  out.status = search_status::found;
+  out.placements.assign(n, std::nullopt);
+  for (node_id v = 0; v < n; ++v)
+    if (pinned(v)) out.placements[v] = p.pins[v];
+  // The pins alone (a pin pair that overlaps while both live makes everything infeasible).
+  {
+    live_range_table t;
+    std::vector<extent> e;
+    std::vector<std::optional<placement>> pins;
+    std::vector<std::uint8_t> fx;
+    for (node_id v = 0; v < n; ++v)
+      if (pinned(v)) {
+        t.add(p.ranges.ranges(v));
+        e.push_back(p.extents[v]);
+        pins.push_back(p.pins[v]);
+        fx.push_back(p.fixed.empty() ? 0 : p.fixed[v]);
+      }
+    const place_result r = detail::place_searcher({t, e, pins, fx}, layout, lim).run();
+    out.nodes += r.nodes;
+    if (r.status != search_status::found) return r;
+  }
+  std::vector<std::uint8_t> mark(n, 0);
+  for (std::vector<node_id>& c : comps) {
+    std::sort(c.begin(), c.end());
+    std::vector<node_id> members = c;
+    for (node_id v : c)
+      for (node_id u : g.neighbors(v))
+        if (pinned(u) && !mark[u]) mark[u] = 1, members.push_back(u);
+    for (node_id v : members) mark[v] = 0;
+    std::sort(members.begin(), members.end());
+    live_range_table t;
+    std::vector<extent> e;
+    std::vector<std::optional<placement>> pins;
+    std::vector<std::uint8_t> fx;
+    for (node_id v : members) {
+      t.add(p.ranges.ranges(v));
+      e.push_back(p.extents[v]);
+      pins.push_back(pinned(v) ? p.pins[v] : std::nullopt);
+      fx.push_back(p.fixed.empty() ? 0 : p.fixed[v]);
+    }
+    search_limits sub = lim;
+    sub.max_nodes = lim.max_nodes > out.nodes ? lim.max_nodes - out.nodes : 0;
+    const place_result r = detail::place_searcher({t, e, pins, fx}, layout, sub).run();
+    out.nodes += r.nodes;
+    if (r.status != search_status::found) {
+      out.status = r.status;
+      out.proof = r.proof;
+      out.placements.clear();
+      return out;
+    }
+    for (std::size_t k = 0; k < members.size(); ++k) out.placements[members[k]] = r.placements[k];
+  }
+  return out;
 }
 
 /// The exact search in the memory of geometry `g`.
