@@ -23,6 +23,10 @@
 //   R1 dead block. An unplaced block must come after the last placed one in (offset, id) order, so its
 //      offset is >= the last offset (> it if its id is smaller); placing more blocks only blocks more
 //      positions. If no start partition leaves it a free position there, no completion exists.
+//   R1b hole below the frontier. If v, at start partition p, has a free position [h, h + size) wholly
+//      below the last placed offset, every block placed from now on (at offsets >= the last) leaves it
+//      free, so v's lowest free offset at p stays below the frontier and v can never be placed at p in
+//      (offset, id) order: p is dead for v (and v is dead when every p is, by R1).
 //   R2 quarters at a point. Every allowed start partition is a multiple of 32, so whether two blocks
 //      share a partition depends only on the 32-partition "quarters" they touch: a block of p partitions
 //      at start s touches quarters [s/32, ceil((s+p)/32)), and two blocks share a partition exactly when
@@ -330,6 +334,8 @@ class place_searcher {
         if (all != none && all >= lo) {
           alive = true;
           if (!twin_waits) out.push_back({all, v, s.start[k]});
+        } else if (all != none && all + p_.extents[v].bytes <= last_off_) {
+          // R1b: a free position wholly below the frontier stays free (R1b at the top of this header).
         } else if (!alive && all != none && lowest_ge(v, k, s.start[k], lo) != none) {
           alive = true;
         }

@@ -177,7 +177,10 @@ space_report allocate_space(linearized_function& lf, const target& tgt, const sp
     // SB and PSUM: before spilling anything, the exact search (spill/place_or_prove.hpp).
     std::optional<rescue> r;
     if (lay) {
-      r = place_or_prove(lf, filter, geom, *lay, opt.blockers, opt.search, opt.deadline, spillable);
+      // The first round decides whether the kernel needs any spill at all: it gets the full budget.
+      search_options so = opt.search;
+      if (rep.iterations > 1) so.nodes = std::max<std::uint64_t>(1, so.nodes / 10);
+      r = place_or_prove(lf, filter, geom, *lay, opt.blockers, so, opt.deadline, spillable);
       rep.search_nodes += r->search_nodes;
       if (r->placed) {
         rep.placed_by = "exact search";

@@ -40,7 +40,8 @@ namespace gca {
 struct search_options {
   bool enabled = true;                  // run the exact search when coloring leaves SB/PSUM nodes unplaced
   bool primary = false;                 // optlevel 7: the search places the space first, coloring is the fallback
-  std::uint64_t nodes = 100000;         // search nodes for the spill-free placement of a whole space
+  std::uint64_t nodes = 1000000;        // search nodes for the spill-free placement of a whole space
+                                        // (the first round; later rounds of the fixpoint get a tenth)
   std::uint64_t guided_nodes = 20000;   // search nodes for each trial set of spill victims
   std::uint64_t point_nodes = 5000;     // search nodes for each instruction's operand set (proof 1)
   std::size_t proof_points = 64;        // how many of the fullest points proof 1 examines
