@@ -56,7 +56,7 @@ struct space_report {
   std::size_t split = 0;          // webs committed as tensors of their own (memloc_split)
   std::vector<std::pair<std::string, std::string>> coalesced;  // find_partners: (tensor, partner) sharing a place
   spill_state spills;             // what was spilled, and its estimated cost
-  std::string placed_by = "coloring";  // "coloring", or "exact search" (the search placed the last attempt)
+  std::string placed_by = "coloring";  // "coloring", "linear scan" or "exact search" (who placed the result)
   std::uint64_t search_nodes = 0;      // search nodes spent by the exact placement search
   std::string search_outcome;          // optlevel 7: the search's answer for the spill-free placement
 };
@@ -142,11 +142,13 @@ space_report allocate_space(linearized_function& lf, const target& tgt, const sp
     lf.renumber_locations();
     if (lay && opt.search.primary) {
       // Optlevel 7: the exact search places the space; coloring is the fallback.
-      rescue r = place_or_prove(lf, filter, geom, *lay, opt.blockers, opt.search, opt.deadline, spillable, false);
+      search_options so = opt.search;
+      if (rep.iterations > 1) so.nodes = std::max<std::uint64_t>(1, so.nodes / 10);
+      rescue r = place_or_prove(lf, filter, geom, *lay, opt.blockers, so, opt.deadline, spillable, false);
       rep.search_nodes += r.search_nodes;
       if (rep.search_outcome.empty()) rep.search_outcome = std::string(to_string(r.spill_free));
       if (r.placed) {
-        rep.placed_by = "exact search";
+        rep.placed_by = r.by_linear_scan ? "linear scan" : "exact search";
         rep.heuristic = "exact-search";
         rep.peak = r.placed->result->peak;
         rep.nodes = r.placed->node_web.size();
@@ -183,7 +185,7 @@ space_report allocate_space(linearized_function& lf, const target& tgt, const sp
       r = place_or_prove(lf, filter, geom, *lay, opt.blockers, so, opt.deadline, spillable);
       rep.search_nodes += r->search_nodes;
       if (r->placed) {
-        rep.placed_by = "exact search";
+        rep.placed_by = r->by_linear_scan ? "linear scan" : "exact search";
         rep.peak = r->placed->result->peak;
         finish(*r->placed);
         return rep;
@@ -218,6 +220,16 @@ space_report allocate_space(linearized_function& lf, const target& tgt, const sp
         // The search proved nothing (else we returned above): say so, never "can't help". (The policy's
         // own over-full point is an area proof, but the search's proof 1 would have found it.)
         rep.error = gave_up_message(filter.memory, rep.unplaceable, rep.search_nodes);
+      } else if (geom.rect() && rep.spills.hopeless.empty()) {
+        // The search is off: nothing is proved.
+        rep.error = "couldn't allocate every tensor in " + std::string(log_name(filter.memory)) + " (%" +
+                    (rep.unplaceable.empty() ? std::string("?") : rep.unplaceable.front()) +
+                    (rep.unplaceable.size() > 1 ? ", ..." : "") +
+                    "): nothing more can be spilled, and the placement search is off (no proof that spilling can't help)";
+      } else if (geom.rect()) {
+        // The policy's over-full point: the live area there exceeds the memory, whatever is spilled.
+        rep.error = cant_help_message(filter.memory, rep.unplaceable) +
+                    ": their area at one instruction exceeds the memory, and none of them can be spilled there";
       } else {
         rep.error = cant_help_message(filter.memory, rep.unplaceable);
       }

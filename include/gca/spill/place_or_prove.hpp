@@ -100,6 +100,7 @@ inline space_nodes spilled_view(const space_attempt& a, const function& f, std::
 /// What place_or_prove decided.
 struct rescue {
   std::optional<space_attempt> placed;  // a complete attempt to commit
+  bool by_linear_scan = false;          // `placed` came from linear scan (no search was needed)
   std::vector<web_id> victims;          // spill these: the spilled view then has a placement
   bool proven = false;                  // spilling can't help, proved (see `proof`)
   std::string proof;                    // which proof, for the message
@@ -154,6 +155,7 @@ rescue place_or_prove(const linearized_function& lf, const space_filter& filter,
   space_attempt b = color_space(lf, filter, geom, {}, quiet, blockers, engine_kind::linear_scan, 1);
   if (b.complete()) {
     out.spill_free = search_status::found;
+    out.by_linear_scan = true;
     out.placed = std::move(b);
     return out;
   }
