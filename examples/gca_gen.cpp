@@ -2,6 +2,8 @@
 //
 //   gca-gen [--points N] [--target trn1|trn2|trn3] [--cores C] [--seed S] [--pressure P] [--matmuls M]
 //   gca-gen --trace BUFFERS [--seed S]
+//   gca-gen --planted-sb N [--seed S] [--pins F] [--tightness T] [--family mixed|128|tight] [--target T]
+//     an SB kernel of at least N tensors with a planted spill-free placement (gca/gen/planted_sb.hpp)
 //
 // The kernel is a chain of layers, each a tiled matmul: an outer loop over output tiles, an inner loop
 // over the contraction dimension that loads two SB tiles and accumulates into a PSUM bank (`+=`), then
@@ -27,13 +29,17 @@
 #include <string>
 #include <vector>
 
+#include <gca/error.hpp>
+#include <gca/gen/planted_sb.hpp>
 #include <gca/ir/target.hpp>
 
 namespace {
 
 int usage() {
   std::cerr << "usage: gca-gen [--points N] [--target trn1|trn2|trn3] [--cores C] [--seed S] [--pressure P]"
-               " [--matmuls M]\n       gca-gen --trace BUFFERS [--seed S]\n";
+               " [--matmuls M]\n       gca-gen --trace BUFFERS [--seed S]\n"
+               "       gca-gen --planted-sb N [--seed S] [--pins F] [--tightness T] [--family mixed|128|tight]"
+               " [--target T]\n";
   return 1;
 }
 
@@ -85,8 +91,9 @@ int write_trace(std::uint64_t buffers, std::uint64_t seed) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::uint64_t points = 1000, seed = 1, cores = 1, matmuls = 1, trace = 0;
-  double pressure = 0.6;
+  std::uint64_t points = 1000, seed = 1, cores = 1, matmuls = 1, trace = 0, planted = 0;
+  double pressure = 0.6, pins = 0, tightness = 1;
+  std::string family = "mixed";
   std::string target = "trn2";
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
@@ -100,10 +107,33 @@ int main(int argc, char** argv) {
     else if (a == "--trace") trace = std::strtoull(v.c_str(), &end, 10);
     else if (a == "--pressure") pressure = std::strtod(v.c_str(), &end);
     else if (a == "--target") target = v, end = nullptr;
+    else if (a == "--planted-sb") planted = std::strtoull(v.c_str(), &end, 10);
+    else if (a == "--pins") pins = std::strtod(v.c_str(), &end);
+    else if (a == "--tightness") tightness = std::strtod(v.c_str(), &end);
+    else if (a == "--family") family = v, end = nullptr;
     else return usage();
     if (end != nullptr && (*end != '\0' || end == v.c_str())) return usage();
   }
   if (trace > 0) return write_trace(trace, seed);
+  if (planted > 0) {  // an SB kernel with a planted spill-free placement (gca/gen/planted_sb.hpp)
+    gca::planted_sb_options o;
+    o.tensors = planted;
+    o.seed = seed;
+    o.pins = pins;
+    o.tightness = tightness;
+    o.family = family == "128" ? gca::planted_family::only128 : family == "tight" ? gca::planted_family::tight
+                                                                                 : gca::planted_family::mixed;
+    const auto tg = gca::find_target(target);
+    if (!tg || (family != "mixed" && family != "128" && family != "tight")) return usage();
+    o.tgt = *tg;
+    try {
+      std::cout << gca::make_planted_sb(o).text;
+    } catch (const gca::input_error& e) {
+      std::cerr << "gca-gen: " << e.what() << '\n';
+      return 1;
+    }
+    return 0;
+  }
   const auto tgt = gca::find_target(target);
   if (!tgt || cores == 0 || cores > 64 || !(pressure > 0) || points == 0 || matmuls == 0 || matmuls > 4096)
     return usage();
