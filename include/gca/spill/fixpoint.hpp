@@ -176,12 +176,14 @@ space_report allocate_space(linearized_function& lf, const target& tgt, const sp
       rep.error = cant_help_message(filter.memory, rep.unplaceable) + ": pinned tensors overlap while both live";
       return rep;
     }
-    // SB and PSUM: before spilling anything, the exact search (spill/place_or_prove.hpp).
+    // SB and PSUM: before spilling anything, the exact search (spill/place_or_prove.hpp). The first
+    // round decides whether the kernel needs any spill at all: it gets the full budget, later rounds a
+    // tenth, and once a space has spent `total_nodes` the search only runs again to prove a refusal.
+    search_options so = opt.search;
+    if (rep.iterations > 1) so.nodes = std::max<std::uint64_t>(1, so.nodes / 10);
+    const bool budget_left = rep.search_nodes < opt.search.total_nodes;
     std::optional<rescue> r;
-    if (lay) {
-      // The first round decides whether the kernel needs any spill at all: it gets the full budget.
-      search_options so = opt.search;
-      if (rep.iterations > 1) so.nodes = std::max<std::uint64_t>(1, so.nodes / 10);
+    if (lay && budget_left) {
       r = place_or_prove(lf, filter, geom, *lay, opt.blockers, so, opt.deadline, spillable);
       rep.search_nodes += r->search_nodes;
       if (r->placed) {
@@ -192,19 +194,25 @@ space_report allocate_space(linearized_function& lf, const target& tgt, const sp
       }
       rep.spills.guided = r->victims;
     }
-    // When the search found no victims, ask for a proof before spilling anything: a proof ends the
-    // fixpoint at once, with the instruction of the original program named.
+    // A proof ends the fixpoint at once (with the instruction of the original program named): asked
+    // before spilling when the search found no victims, and in any case before refusing.
     std::optional<rescue> proof;
-    if (lay && r->victims.empty()) {
-      proof = prove_cant_help(lf, filter, geom, *lay, opt.blockers, opt.search, opt.deadline, spillable);
+    auto refuse_with_proof = [&] {
+      rep.unplaceable = names_of(proof->proof_tensors.empty() ? unplaced_tensors(a) : proof->proof_tensors);
+      rep.error = cant_help_message(filter.memory, rep.unplaceable) + ": " + proof->proof + " (proved by the placement search)";
+      return rep;
+    };
+    if (r && r->victims.empty()) {
+      proof = prove_cant_help(lf, filter, geom, *lay, opt.blockers, so, opt.deadline, spillable);
       rep.search_nodes += proof->search_nodes;
-      if (proof->proven) {
-        rep.unplaceable = names_of(proof->proof_tensors.empty() ? unplaced_tensors(a) : proof->proof_tensors);
-        rep.error = cant_help_message(filter.memory, rep.unplaceable) + ": " + proof->proof + " (proved by the placement search)";
-        return rep;
-      }
+      if (proof->proven) return refuse_with_proof();
     }
     std::size_t spilled = spill.spill(lf, a, filter, tgt, rep.spills);
+    if (spilled == 0 && lay && !proof) {
+      proof = prove_cant_help(lf, filter, geom, *lay, opt.blockers, so, opt.deadline, spillable);
+      rep.search_nodes += proof->search_nodes;
+      if (proof->proven) return refuse_with_proof();
+    }
     if (spilled == 0 && proof && !proof->victims.empty()) {
       // Nothing the policy would spill, but spilling every spillable web makes a placement possible.
       rep.spills.guided = proof->victims;

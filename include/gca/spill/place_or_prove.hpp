@@ -45,6 +45,7 @@ struct search_options {
   std::uint64_t guided_nodes = 20000;   // search nodes for each trial set of spill victims
   std::uint64_t point_nodes = 5000;     // search nodes for each instruction's operand set (proof 1)
   std::size_t proof_points = 64;        // how many of the fullest points proof 1 examines
+  std::uint64_t total_nodes = 3000000;  // per space: after this many, the search runs only to prove a refusal
 };
 
 /// Nodes of one space as a place_problem (owned). `origin`: the attempt node each one stands for.
