@@ -1,6 +1,7 @@
 // gca-alloc — the main command-line driver: allocate a kernel written in the text format.
 //
-//   gca-alloc [-O1|-O2|-O3|-O6] [--target trn1|trn2|trn3] [--disable-dram-allocation]
+//   gca-alloc [-O1|-O2|-O3|-O6|-O7] [--smt-allocation] [--no-placement-search]
+//             [--target trn1|trn2|trn3] [--disable-dram-allocation]
 //             [--disable-dram-rotation] [--memory-analysis-after PASS,...] [--print-pipeline]
 //             [--emit-ir FILE] [--json FILE] [--svg FILE] [--verify] [--timeout SECONDS] [-v]
 //             [--allocator coloring|lsa] [--threads N] FILE.gca
@@ -11,6 +12,9 @@
 // passes gca does not implement (one line each under -v). Exit status: 0 done, 1 bad input or usage,
 // 2 watchdog ("GCA is taking too long"), 3 allocation impossible. --threads N bounds the threads the
 // allocators use (0, the default: one per hardware thread); the output does not depend on it.
+// -O7 (forced by --smt-allocation) runs the -O2 schedule with SB and PSUM placed by the exact placement
+// search first (coloring is the fallback) and prints, per space, which placed it. --no-placement-search
+// turns the search off (the colorer alone, as before it existed; for comparisons).
 #include <chrono>
 #include <cstdlib>
 #include <fstream>
@@ -27,7 +31,8 @@
 namespace {
 
 int usage(std::ostream& os) {
-  os << "usage: gca-alloc [-O1|-O2|-O3|-O6] [--target trn1|trn2|trn3] [--disable-dram-allocation]\n"
+  os << "usage: gca-alloc [-O1|-O2|-O3|-O6|-O7] [--smt-allocation] [--no-placement-search]\n"
+        "                 [--target trn1|trn2|trn3] [--disable-dram-allocation]\n"
         "                 [--disable-dram-rotation] [--memory-analysis-after PASS,...] [--print-pipeline]\n"
         "                 [--emit-ir FILE] [--json FILE] [--svg FILE] [--verify] [--timeout SECONDS] [-v]\n"
         "                 [--allocator coloring|lsa] [--threads N]\n"
@@ -41,6 +46,8 @@ struct cli {
   gca::pipeline_config pipeline;
   std::string target, emit_ir, json, svg, file;
   bool print_pipeline = false, verify = false, verbose = false, check_only = false, print_only = false;
+  bool smt = false;        // --smt-allocation: forces optlevel 7
+  bool no_search = false;  // --no-placement-search: the colorer alone (for comparisons)
   double timeout = 2700;
   unsigned threads = 0;
 };
@@ -66,6 +73,10 @@ int main(int argc, char** argv) {
     };
     if (a == "-O1" || a == "-O2" || a == "-O3" || a == "-O4" || a == "-O5" || a == "-O6" || a == "-O7") {
       c.pipeline.optlevel = a[2] - '0';
+    } else if (a == "--smt-allocation") {
+      c.smt = true;
+    } else if (a == "--no-placement-search") {
+      c.no_search = true;
     } else if (a == "--target") {
       c.target = value("a target");
     } else if (a == "--disable-dram-allocation") {
@@ -138,6 +149,7 @@ int main(int argc, char** argv) {
     for (const auto& p : post_link) std::cout << p << '\n';
     return 0;
   }
+  if (c.smt) c.pipeline.optlevel = 7;
   if (c.file.empty()) return usage(std::cerr);
 
   gca::module m;
@@ -179,6 +191,8 @@ int main(int argc, char** argv) {
   popt.alloc.timeout_seconds = c.timeout;
   popt.alloc.threads = c.threads;
   if (c.pipeline.allocator == "lsa") popt.alloc.engine = gca::engine_kind::linear_scan;
+  popt.alloc.search.primary = c.pipeline.optlevel == 7;
+  popt.alloc.search.enabled = !c.no_search;
   popt.log = c.verbose ? &std::cerr : nullptr;
   gca::run_options ropt{true, c.verbose ? &std::cerr : nullptr};
   std::vector<gca::pass_report> reports;
@@ -238,6 +252,16 @@ int main(int argc, char** argv) {
     for (const auto& [fn, sr] : r.functions) spilled += sr.spills.spilled_webs;
   std::cerr << c.file << ": allocated " << m.functions.size() << " functions at -O" << c.pipeline.optlevel
             << " on " << m.tgt.name << ", " << spilled << " webs spilled, " << static_cast<long>(ms) << " ms\n";
+  if (c.pipeline.optlevel == 7)  // each SB/PSUM space: who placed it, and what the search answered
+    for (const auto& r : reports)
+      for (const auto& [fn, sr] : r.functions) {
+        if (sr.memory != gca::memory_type::sb && sr.memory != gca::memory_type::psum) continue;
+        std::cerr << "smt-allocation: " << r.pass << ": function '" << fn << "': " << gca::log_name(sr.memory) << ": ";
+        if (!popt.alloc.search.enabled) std::cerr << "coloring fallback (search off)\n";
+        else if (sr.placed_by == "exact search") std::cerr << "feasible (exact search, " << sr.search_nodes << " search nodes)\n";
+        else if (sr.placed_by == "linear scan") std::cerr << "feasible (linear scan placed it; no search needed)\n";
+        else std::cerr << "coloring fallback (the exact search " << (sr.search_outcome.empty() ? "was not needed" : sr.search_outcome) << ", " << sr.search_nodes << " search nodes)\n";
+      }
   if (c.emit_ir.empty() && c.json.empty() && c.svg.empty()) gca::print(std::cout, m);
   return status;
 }

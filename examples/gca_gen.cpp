@@ -4,6 +4,8 @@
 //           [--dram-live D]
 //   gca-gen --trace BUFFERS [--seed S] [--live N]
 //   gca-gen --planted-dsa FAMILY --buffers N [--seed S] [--tightness T]
+//   gca-gen --planted-sb N [--seed S] [--pins F] [--tightness T] [--family mixed|128|tight] [--target T]
+//     an SB kernel of at least N tensors with a planted spill-free placement (gca/gen/planted_sb.hpp)
 //
 // The kernel is a chain of layers, each a tiled matmul: an outer loop over output tiles, an inner loop
 // over the contraction dimension that loads two SB tiles and accumulates into a PSUM bank (`+=`), then
@@ -55,6 +57,8 @@
 #include <string>
 #include <vector>
 
+#include <gca/error.hpp>
+#include <gca/gen/planted_sb.hpp>
 #include <gca/io/planted_dsa.hpp>
 #include <gca/ir/target.hpp>
 
@@ -64,7 +68,9 @@ int usage() {
   std::cerr << "usage: gca-gen [--points N] [--target trn1|trn2|trn3] [--cores C] [--seed S] [--pressure P]"
                " [--matmuls M] [--dram-live D]\n       gca-gen --trace BUFFERS [--seed S] [--live N]\n"
                "       gca-gen --planted-dsa uniform|heavy|long-short|identical|cut|ramp --buffers N [--seed S]"
-               " [--tightness T]\n";
+               " [--tightness T]\n"
+               "       gca-gen --planted-sb N [--seed S] [--pins F] [--tightness T] [--family mixed|128|tight]"
+               " [--target T]\n";
   return 1;
 }
 
@@ -179,8 +185,9 @@ int main(int argc, char** argv) {
   std::uint64_t points = 1000, seed = 1, cores = 1, matmuls = 1, trace = 0, live = 0, dram_live = 0;
   double pressure = 0.6;
   std::string target = "trn2", planted;
-  std::uint64_t planted_buffers = 100;
-  double tightness = 1.0;
+  std::uint64_t planted_buffers = 100, planted_sb = 0;
+  double tightness = 1.0, pins = 0;
+  std::string family = "mixed";
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (i + 1 >= argc) return usage();
@@ -198,18 +205,40 @@ int main(int argc, char** argv) {
     else if (a == "--planted-dsa") planted = v, end = nullptr;
     else if (a == "--buffers") planted_buffers = std::strtoull(v.c_str(), &end, 10);
     else if (a == "--tightness") tightness = std::strtod(v.c_str(), &end);
+    else if (a == "--planted-sb") planted_sb = std::strtoull(v.c_str(), &end, 10);
+    else if (a == "--pins") pins = std::strtod(v.c_str(), &end);
+    else if (a == "--family") family = v, end = nullptr;
     else return usage();
     if (end != nullptr && (*end != '\0' || end == v.c_str())) return usage();
   }
   if (live > 0 && trace == 0) return usage();
   if (trace > 0) return live > 0 ? write_dense_trace(trace, live, seed) : write_trace(trace, seed);
+  if (planted_sb > 0) {  // an SB kernel with a planted spill-free placement (gca/gen/planted_sb.hpp)
+    gca::planted_sb_options o;
+    o.tensors = planted_sb;
+    o.seed = seed;
+    o.pins = pins;
+    o.tightness = tightness;
+    o.family = family == "128" ? gca::planted_sb_family::only128 : family == "tight" ? gca::planted_sb_family::tight
+                                                                                    : gca::planted_sb_family::mixed;
+    const auto tg = gca::find_target(target);
+    if (!tg || (family != "mixed" && family != "128" && family != "tight")) return usage();
+    o.tgt = *tg;
+    try {
+      std::cout << gca::make_planted_sb(o).text;
+    } catch (const gca::input_error& e) {
+      std::cerr << "gca-gen: " << e.what() << '\n';
+      return 1;
+    }
+    return 0;
+  }
   if (!planted.empty()) {
-    const auto family = gca::parse_planted_family(planted);
-    if (!family || planted_buffers == 0 || planted_buffers > 1000000 || !(tightness > 0 && tightness <= 1))
+    const auto fam = gca::parse_planted_family(planted);
+    if (!fam || planted_buffers == 0 || planted_buffers > 1000000 || !(tightness > 0 && tightness <= 1))
       return usage();
     gca::planted_dsa d;
     try {
-      d = gca::make_planted_dsa({.family = *family, .buffers = planted_buffers, .seed = seed, .tightness = tightness});
+      d = gca::make_planted_dsa({.family = *fam, .buffers = planted_buffers, .seed = seed, .tightness = tightness});
     } catch (const gca::input_error& e) {
       std::cerr << "gca-gen: " << e.what() << '\n';
       return 1;

@@ -430,10 +430,14 @@ TEST_CASE("pipelines: the exact schedules of CONTRACT.md section 2") {
   CHECK(o6[2] == "coloring_allocator_with_loop");
   CHECK(std::find(o6.begin(), o6.end(), "coloring_allocator_psum") == o6.end());
   CHECK(std::find(o6.begin(), o6.end(), "coloring_allocator_sb") == o6.end());
-  for (int bad : {0, 4, 5, 7, 8}) {
+  for (int bad : {0, 4, 5, 8}) {
     cfg.optlevel = bad;
     CHECK_THROWS_AS(gca::build_pipeline(cfg), gca::input_error);
   }
+  cfg.optlevel = 7;  // the solver plane: the -O2 schedule (its allocators search first)
+  const auto o7 = gca::build_pipeline(cfg);
+  cfg.optlevel = 2;
+  CHECK(o7 == gca::build_pipeline(cfg));
   cfg = {};
   cfg.allocator = "lsa";
   CHECK(gca::build_pipeline(cfg) == o2);  // same schedule; the engines switch to linear scan

@@ -258,7 +258,7 @@ TEST_CASE("API misuse: unregistered passes, invariant-breaking tuples, rules of 
   // Pipeline configurations that do not exist.
   gca::pipeline_config cfg;
   cfg.optlevel = 9;
-  CHECK_THROWS_WITH_AS(gca::build_pipeline(cfg), "optlevel 9 does not exist (use 1, 2, 3 or 6)", gca::input_error);
+  CHECK_THROWS_WITH_AS(gca::build_pipeline(cfg), "optlevel 9 does not exist (use 1, 2, 3, 6 or 7)", gca::input_error);
   cfg = {};
   cfg.allocator = "greedy";
   CHECK_THROWS_WITH_AS(gca::build_pipeline(cfg), "--allocator greedy: unknown allocator family (known: coloring, lsa)",

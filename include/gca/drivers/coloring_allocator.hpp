@@ -47,6 +47,7 @@ struct allocator_options {
   unsigned threads = 0;  // threads of core-local passes (0: one per hardware thread): functions colored at
                          // once, and the best-of-n variants of a space when there are fewer functions
   engine_kind engine = engine_kind::chaitin_briggs;  // --allocator lsa: engine_kind::linear_scan
+  search_options search;  // the exact SB/PSUM placement search (spill/place_or_prove.hpp); -O7: primary
 };
 
 /// What one allocator pass did: one space_report per function it colored (module-level passes: one).
@@ -171,7 +172,7 @@ void allocate_functions(module& m, pass_report& rep, space_filter filter, bool p
   const unsigned variant_threads = std::max(1u, hw / std::max(1u, threads));
   auto one = [&](std::size_t k, auto& observer) {
     try {
-      space_options so{opt.variants, deadline, {}, opt.engine, variant_threads};
+      space_options so{opt.variants, deadline, {}, opt.engine, variant_threads, opt.search};
       if (post_link) so.blockers = dram_blockers(work, k);
       linearized_function lf = linearize(work.functions[k], Linearization{});
       space_report r = allocate_space(lf, m.tgt, filter, geom, spill, observer, so);
@@ -398,7 +399,7 @@ class basic_coloring_allocator_with_loop {
     rep.pass = std::string(pass_name);
     const auto deadline = detail::deadline_after(opt_.timeout_seconds);
     module work = m;
-    const space_options so{opt_.variants, deadline, {}, opt_.engine, detail::thread_count(opt_.threads)};
+    const space_options so{opt_.variants, deadline, {}, opt_.engine, detail::thread_count(opt_.threads), opt_.search};
     for (function& f : work.functions) {
       linearized_function lf = linearize(f, flattened_loops{});
       space_report p = allocate_space(lf, m.tgt, space_filter{memory_type::psum, address_space::local},

@@ -23,6 +23,7 @@
 
 #include <gca/engine/simplify.hpp>
 #include <gca/geometry/concept.hpp>
+#include <gca/geometry/rect_layout.hpp>
 #include <gca/graph/interference.hpp>
 #include <gca/ir/types.hpp>
 
@@ -51,6 +52,8 @@ class geometry_ref {
   std::uint64_t capacity() const { return t_->capacity(g_); }
   /// The alignment of a linear memory (one with an `alignment()` member), else nothing.
   std::optional<std::uint64_t> linear_alignment() const { return t_->linear_alignment(g_); }
+  /// The rectangle layout of an SBUF or PSUM model (what the exact placement search needs), else nothing.
+  std::optional<rect_layout> rect() const { return t_->rect(g_); }
   /// make_simplify_weights with the referenced model.
   simplify_weights weights(const interference_graph& g, std::span<const extent> extents) const {
     return t_->weights(g_, g, extents);
@@ -68,6 +71,7 @@ class geometry_ref {
     std::uint64_t (*end)(const void*, const extent&, const placement&);
     std::uint64_t (*capacity)(const void*);
     std::optional<std::uint64_t> (*linear_alignment)(const void*);
+    std::optional<rect_layout> (*rect)(const void*);
     simplify_weights (*weights)(const void*, const interference_graph&, std::span<const extent>);
   };
 
@@ -93,6 +97,10 @@ class geometry_ref {
       [](const void* p) { return self<G>(p).capacity(); },
       [](const void* p) -> std::optional<std::uint64_t> {
         if constexpr (requires(const G& g) { g.alignment(); }) return static_cast<std::uint64_t>(self<G>(p).alignment());
+        else return std::nullopt;
+      },
+      [](const void* p) -> std::optional<rect_layout> {
+        if constexpr (RectangleGeometry<G>) return rect_layout_of(self<G>(p));
         else return std::nullopt;
       },
       [](const void* p, const interference_graph& g, std::span<const extent> extents) {

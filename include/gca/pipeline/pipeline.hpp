@@ -36,8 +36,10 @@ inline std::vector<std::string> build_pipeline(const pipeline_config& cfg) {
     throw input_error("--allocator " + cfg.allocator + ": unknown allocator family (known: coloring, lsa)");
   const int o = cfg.optlevel;
   if (o == 4 || o == 5) throw input_error("optlevel " + std::to_string(o) + " is not described by the seed");
-  if (o == 7) throw input_error("optlevel 7 (SMT allocation) is not implemented in gca");
-  if (o < 1 || o > 7) throw input_error("optlevel " + std::to_string(o) + " does not exist (use 1, 2, 3 or 6)");
+  if (o < 1 || o > 7) throw input_error("optlevel " + std::to_string(o) + " does not exist (use 1, 2, 3, 6 or 7)");
+  // Optlevel 7 (the seed's SMT allocation plane, `--smt-allocation`): the -O2 schedule; its allocators
+  // place SB and PSUM with the exact search first and color only as a fallback
+  // (allocator_options::search.primary, set by the caller: gca-alloc does it for -O7).
   std::vector<std::string> s;
   auto emit = [&](const std::string& p) {
     s.push_back(p);

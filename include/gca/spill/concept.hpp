@@ -17,6 +17,7 @@
 #include <gca/engine/space_colorer.hpp>
 #include <gca/ir/target.hpp>
 #include <gca/linearize/linearize.hpp>
+#include <gca/liveness/live_ranges.hpp>
 
 namespace gca {
 
@@ -31,6 +32,7 @@ struct spill_state {
   std::vector<std::string> spilled;    // names of spilled tensors, in spill order
   std::vector<tensor_id> origin;       // per tensor: the tensor a temporary stands for (no_tensor: itself)
   std::vector<tensor_id> hopeless;     // set when no spill can help: the tensors over-filling a point
+  std::vector<web_id> guided;          // victims the exact search chose for this round (used once, then cleared)
   bool is_temp(tensor_id t) const noexcept { return t < no_spill.size() && no_spill[t] != 0; }
   /// The user's tensor behind `t` (temporaries report the tensor they replaced).
   tensor_id original(tensor_id t) const noexcept {

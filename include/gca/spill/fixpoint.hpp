@@ -30,6 +30,7 @@
 #include <gca/linearize/linearize.hpp>
 #include <gca/spill/concept.hpp>
 #include <gca/watchdog.hpp>
+#include <gca/spill/place_or_prove.hpp>
 
 namespace gca {
 
@@ -39,6 +40,7 @@ struct space_options {
   std::vector<placed_neighbor> blockers;  // fixed, live everywhere (other cores' memory); must not overlap
   engine_kind engine = engine_kind::chaitin_briggs;  // the coloring plane, or the `lsa` family
   unsigned threads = 1;  // best-of-n variants colored at once (the result does not depend on it)
+  search_options search;  // the exact placement search of SB and PSUM (spill/place_or_prove.hpp)
 };
 
 struct space_report {
@@ -55,6 +57,9 @@ struct space_report {
   std::size_t split = 0;          // webs committed as tensors of their own (memloc_split)
   std::vector<std::pair<std::string, std::string>> coalesced;  // find_partners: (tensor, partner) sharing a place
   spill_state spills;             // what was spilled, and its estimated cost
+  std::string placed_by = "coloring";  // "coloring", "linear scan" or "exact search" (who placed the result)
+  std::uint64_t search_nodes = 0;      // search nodes spent by the exact placement search
+  std::string search_outcome;          // optlevel 7: the search's answer for the spill-free placement
 };
 
 /// The message when spilling can't help (CONTRACT.md section 3), with the tensors named.
@@ -66,6 +71,26 @@ inline std::string cant_help_message(memory_type m, const std::vector<std::strin
     s += ")";
   }
   return s;
+}
+
+/// The tensors of the webs an attempt left unplaced.
+inline std::vector<tensor_id> unplaced_tensors(const space_attempt& a) {
+  std::vector<tensor_id> who;
+  for (web_id w : a.unplaced_webs()) who.push_back(a.live.webs[w].tensor);
+  return who;
+}
+
+/// The message when allocation fails and no proof that spilling can't help exists (CONTRACT.md's "can't
+/// help" is a promise: it is printed only with a proof).
+inline std::string gave_up_message(memory_type m, const std::vector<std::string>& names, std::uint64_t nodes) {
+  std::string s = "couldn't allocate every tensor in " + std::string(log_name(m));
+  if (!names.empty()) {
+    s += " (";
+    for (std::size_t k = 0; k < names.size(); ++k) s += (k ? ", %" : "%") + names[k];
+    s += ")";
+  }
+  return s + ": nothing more can be spilled, and the placement search gave up after " + std::to_string(nodes) +
+         " search nodes without finding a placement or proving that none exists";
 }
 
 /// allocate_space with the geometry behind a geometry_ref (its body is compiled once per spill policy
@@ -88,24 +113,59 @@ space_report allocate_space(linearized_function& lf, const target& tgt, const sp
     return rep;
   }
 
+  const std::optional<rect_layout> lay = opt.search.enabled ? geom.rect() : std::nullopt;
+  auto spillable = [&](const space_attempt& x, web_id w) {
+    if constexpr (requires { Spill::spillable(lf.work(), x.live, w, filter, rep.spills); })
+      return Spill::spillable(lf.work(), x.live, w, filter, rep.spills);
+    else
+      return false;
+  };
+  auto names_of = [&](std::vector<tensor_id> who) {
+    for (tensor_id& t : who) t = rep.spills.original(t);
+    std::sort(who.begin(), who.end());
+    who.erase(std::unique(who.begin(), who.end()), who.end());
+    std::vector<std::string> names;
+    for (tensor_id t : who) names.push_back(lf.work().tensors[t].name);
+    return names;
+  };
+  auto finish = [&](space_attempt& a) {
+    obs.did_color(filter.memory, rep.heuristic);
+    for (const auto& [w, v] : a.coalesced)
+      rep.coalesced.emplace_back(lf.work().tensors[a.live.webs[w].tensor].name,
+                                 lf.work().tensors[a.node_tensor[v]].name);
+    rep.split = commit_space(lf, a, filter, geom);
+    rep.ok = true;
+    obs.did_finish(filter.memory, rep.iterations, rep.spills.cycles, rep.spills.spilled_webs,
+                   rep.spills.spilled_bytes);
+  };
   for (;;) {
     if (std::chrono::steady_clock::now() > opt.deadline) throw timeout_error();
     ++rep.iterations;
     lf.renumber_locations();
+    if (lay && opt.search.primary) {
+      // Optlevel 7: the exact search places the space; coloring is the fallback.
+      search_options so = opt.search;
+      if (rep.iterations > 1) so.nodes = std::max<std::uint64_t>(1, so.nodes / 10);
+      rescue r = place_or_prove(lf, filter, geom, *lay, opt.blockers, so, opt.deadline, spillable, false);
+      rep.search_nodes += r.search_nodes;
+      if (rep.search_outcome.empty()) rep.search_outcome = std::string(to_string(r.spill_free));
+      if (r.placed) {
+        rep.placed_by = r.by_linear_scan ? "linear scan" : "exact search";
+        rep.heuristic = "exact-search";
+        rep.peak = r.placed->result->peak;
+        rep.nodes = r.placed->node_web.size();
+        finish(*r.placed);
+        return rep;
+      }
+    }
     space_attempt a = color_space(lf, filter, geom, opt.variants, obs, opt.blockers, opt.engine, opt.threads);
     rep.heuristic = name(a.result->options);
     rep.peak = a.result->peak;
     rep.nodes = a.result->stats.nodes;
     rep.edges = a.result->stats.edges;
+    rep.placed_by = "coloring";
     if (a.complete()) {
-      obs.did_color(filter.memory, rep.heuristic);
-      for (const auto& [w, v] : a.coalesced)
-        rep.coalesced.emplace_back(lf.work().tensors[a.live.webs[w].tensor].name,
-                                   lf.work().tensors[a.node_tensor[v]].name);
-      rep.split = commit_space(lf, a, filter, geom);
-      rep.ok = true;
-      obs.did_finish(filter.memory, rep.iterations, rep.spills.cycles, rep.spills.spilled_webs,
-                     rep.spills.spilled_bytes);
+      finish(a);
       return rep;
     }
     const function& f = lf.work();
@@ -118,17 +178,71 @@ space_report allocate_space(linearized_function& lf, const target& tgt, const sp
       rep.error = cant_help_message(filter.memory, rep.unplaceable) + ": pinned tensors overlap while both live";
       return rep;
     }
-    if (spill.spill(lf, a, filter, tgt, rep.spills) == 0) {
+    // SB and PSUM: before spilling anything, the exact search (spill/place_or_prove.hpp). The first
+    // round decides whether the kernel needs any spill at all: it gets the full budget, later rounds a
+    // tenth, and once a space has spent `total_nodes` the search only runs again to prove a refusal.
+    search_options so = opt.search;
+    if (rep.iterations > 1) so.nodes = std::max<std::uint64_t>(1, so.nodes / 10);
+    const bool budget_left = rep.search_nodes < opt.search.total_nodes;
+    std::optional<rescue> r;
+    if (lay && budget_left) {
+      r = place_or_prove(lf, filter, geom, *lay, opt.blockers, so, opt.deadline, spillable);
+      rep.search_nodes += r->search_nodes;
+      if (r->placed) {
+        rep.placed_by = r->by_linear_scan ? "linear scan" : "exact search";
+        rep.peak = r->placed->result->peak;
+        finish(*r->placed);
+        return rep;
+      }
+      rep.spills.guided = r->victims;
+    }
+    // A proof ends the fixpoint at once (with the instruction of the original program named): asked
+    // before spilling when the search found no victims, and in any case before refusing.
+    std::optional<rescue> proof;
+    auto refuse_with_proof = [&] {
+      rep.unplaceable = names_of(proof->proof_tensors.empty() ? unplaced_tensors(a) : proof->proof_tensors);
+      rep.error = cant_help_message(filter.memory, rep.unplaceable) + ": " + proof->proof + " (proved by the placement search)";
+      return rep;
+    };
+    if (r && r->victims.empty()) {
+      proof = prove_cant_help(lf, filter, geom, *lay, opt.blockers, so, opt.deadline, spillable);
+      rep.search_nodes += proof->search_nodes;
+      if (proof->proven) return refuse_with_proof();
+    }
+    std::size_t spilled = spill.spill(lf, a, filter, tgt, rep.spills);
+    if (spilled == 0 && lay && !proof) {
+      proof = prove_cant_help(lf, filter, geom, *lay, opt.blockers, so, opt.deadline, spillable);
+      rep.search_nodes += proof->search_nodes;
+      if (proof->proven) return refuse_with_proof();
+    }
+    if (spilled == 0 && proof && !proof->victims.empty()) {
+      // Nothing the policy would spill, but spilling every spillable web makes a placement possible.
+      rep.spills.guided = proof->victims;
+      spilled = spill.spill(lf, a, filter, tgt, rep.spills);
+    }
+    if (spilled == 0) {
       // Name the user's tensors: the ones over-filling a point if the policy found such a point, else
       // the unplaced ones; a temporary is reported as the tensor it stands for.
       std::vector<tensor_id> who = rep.spills.hopeless;
-      if (who.empty())
-        for (web_id w : a.unplaced_webs()) who.push_back(a.live.webs[w].tensor);
-      for (tensor_id& t : who) t = rep.spills.original(t);
-      std::sort(who.begin(), who.end());
-      who.erase(std::unique(who.begin(), who.end()), who.end());
-      for (tensor_id t : who) rep.unplaceable.push_back(lf.work().tensors[t].name);
-      rep.error = cant_help_message(filter.memory, rep.unplaceable);
+      if (who.empty()) who = unplaced_tensors(a);
+      rep.unplaceable = names_of(who);
+      if (lay) {
+        // The search proved nothing (else we returned above): say so, never "can't help". (The policy's
+        // own over-full point is an area proof, but the search's proof 1 would have found it.)
+        rep.error = gave_up_message(filter.memory, rep.unplaceable, rep.search_nodes);
+      } else if (geom.rect() && rep.spills.hopeless.empty()) {
+        // The search is off: nothing is proved.
+        rep.error = "couldn't allocate every tensor in " + std::string(log_name(filter.memory)) + " (%" +
+                    (rep.unplaceable.empty() ? std::string("?") : rep.unplaceable.front()) +
+                    (rep.unplaceable.size() > 1 ? ", ..." : "") +
+                    "): nothing more can be spilled, and the placement search is off (no proof that spilling can't help)";
+      } else if (geom.rect()) {
+        // The policy's over-full point: the live area there exceeds the memory, whatever is spilled.
+        rep.error = cant_help_message(filter.memory, rep.unplaceable) +
+                    ": their area at one instruction exceeds the memory, and none of them can be spilled there";
+      } else {
+        rep.error = cant_help_message(filter.memory, rep.unplaceable);
+      }
       return rep;
     }
   }

@@ -1,6 +1,8 @@
 // gca/spill/spill_to_next_tier.hpp — the seed's spill step: create_eintervals + insert_spill_code.
 //
-// Provides `spill_to_next_tier`, a SpillPolicy (spill/concept.hpp). Victims: every web select left
+// Provides `spill_to_next_tier`, a SpillPolicy (spill/concept.hpp). Victims: the webs live across an
+// over-full point (by area) if any; else, in SB and PSUM, the set the exact search chose
+// (spill_state::guided, see spill/place_or_prove.hpp) when it found one; else every web select left
 // unplaced that may be spilled; for an unplaced web that may not (a temporary, a pinned or I/O tensor,
 // a PSUM accumulation group), its cheapest spillable neighbor per byte of relief. Each victim web gets a
 // slot in the next memory of the hierarchy (PSUM -> SB, SB -> DRAM, same bytes per partition in SB,
@@ -100,7 +102,8 @@ struct spill_to_next_tier {
   /// written there is relieved by spilling it (spill code keeps a web live at its own reads and writes).
   /// Greedily take the web with the most over-full points relieved per unit of spill cost, update the
   /// pressure, and repeat until no point is over-full. (2) If no point was over-full, select failed on
-  /// fragmentation: spill each unplaced web that may be spilled, or else its cheapest spillable neighbor.
+  /// fragmentation: the search's victims (spill_state::guided) if it chose any, else spill each unplaced
+  /// web that may be spilled, or else its cheapest spillable neighbor.
   static std::vector<web_id> choose_victims(const linearized_function& lf, const space_attempt& a,
                                             const space_filter& filter, const target& tgt, spill_state& st,
                                             std::vector<std::uint8_t>& over_full) {
@@ -203,6 +206,14 @@ struct spill_to_next_tier {
     if (!out.empty()) {
       std::sort(out.begin(), out.end());
       return out;
+    }
+    // Victims chosen by the exact search (spill/place_or_prove.hpp): spilling them leaves a space that
+    // has a placement. (Over-full points come first: their victims are needed whatever the search says.)
+    if (!st.guided.empty()) {
+      for (web_id w : st.guided)
+        if (w < live.webs.size() && spillable(f, live, w, filter, st)) out.push_back(w);
+      st.guided.clear();
+      if (!out.empty()) return out;
     }
 
     for (const unplaced_node& u : a.result->unplaced) {

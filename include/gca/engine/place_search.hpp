@@ -1,0 +1,547 @@
+// gca/engine/place_search.hpp — the exact placement search for the rectangle memories (SBUF, PSUM).
+//
+// Provides `place_search`: given the nodes of one space (extents partitions x bytes, live ranges, pins),
+// find a placement in which no two nodes whose live ranges meet share a partition and a byte, or prove
+// that none exists, within a budget of search nodes (and an optional deadline). Its answer is one of
+// found (with every node's placement), infeasible (proved), gave_up (budget spent). Works on any
+// RectangleGeometry (geometry/rect_layout.hpp) through its rect_layout. Deterministic: the result depends
+// only on the problem and the node budget (a deadline, when given, can only turn an answer into gave_up).
+//
+// Canonical placements. Take any valid placement and, repeatedly, move a free (unpinned) block to the
+// lowest aligned byte offset, in its own start partition, where it overlaps neither a pin nor a block that
+// precedes it in (offset, id) order. Blocks that follow it and interfere with it while sharing a
+// partition lie wholly above its old offset (they follow it and cannot overlap it), so they stay clear of
+// it; the sum of offsets drops each time, so this ends. In the result ("canonical") every block sits at the
+// LOWEST free offset its start partition allows, given the pins and the blocks before it in (offset, id)
+// order. The search enumerates exactly such sequences: it places blocks one at a time, each at its lowest
+// free offset given what is placed, and only in increasing (offset, id) order. So if a placement exists,
+// the canonical one is on some branch, and exhausting the branches proves that none exists. Each block's
+// offset is therefore 0 (the start of a segment, aligned), or the aligned end of an interfering block that
+// shares partitions with it: these are the only offsets ever tried.
+//
+// Pruning rules (each may only cut branches with no canonical completion):
+//   R1 dead block. An unplaced block must come after the last placed one in (offset, id) order, so its
+//      offset is >= the last offset (> it if its id is smaller); placing more blocks only blocks more
+//      positions. If no start partition leaves it a free position there, no completion exists.
+//   R1b hole below the frontier. If v, at start partition p, has a free position [h, h + size) wholly
+//      below the last placed offset, every block placed from now on (at offsets >= the last) leaves it
+//      free, so v's lowest free offset at p stays below the frontier and v can never be placed at p in
+//      (offset, id) order: p is dead for v (and v is dead when every p is, by R1).
+//   R2 quarters at a point. Every allowed start partition is a multiple of 32, so whether two blocks
+//      share a partition depends only on the 32-partition "quarters" they touch: a block of p partitions
+//      at start s touches quarters [s/32, ceil((s+p)/32)), and two blocks share a partition exactly when
+//      they share a quarter. All nodes live at one program point t interfere with each other, so in each
+//      quarter they use disjoint byte ranges; unplaced ones lie wholly in the band [last offset,
+//      capacity), placed ones use it where they reach into it. For every set S of quarters, a block uses
+//      at least c_S(block) = min over its allowed starts of |quarters touched within S| byte ranges of
+//      its size inside S; if these sizes exceed |S| x band, no completion exists. S = all quarters is the
+//      area bound counted in quarters; S = {0} holds every block of more than 64 partitions (the 1-D
+//      bound of 128-partition problems); S = {0, 2} charges such a block twice and a 33..64-partition
+//      block (start 0 or 64) once. Checked at the first point of every live interval (any set of points
+//      is sound; these are the busiest candidates of an interval-like problem).
+//   R3 identical blocks. Two free blocks with the same extent and the same live range are
+//      interchangeable: swapping them maps placements to placements. Only the canonical placement in
+//      which the lower id comes first in (offset, id) order is kept, so the higher one may not be
+//      placed before the lower.
+// Value order (not a rule, decides only how fast a placement is found): lowest offset first, then larger
+// area, then id.
+#pragma once
+
+#include <algorithm>
+#include <bit>
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <gca/error.hpp>
+#include <gca/geometry/detail/start_search.hpp>
+#include <gca/geometry/rect_layout.hpp>
+#include <gca/graph/interference.hpp>
+#include <gca/ir/types.hpp>
+
+namespace gca {
+
+enum class search_status : std::uint8_t { found, infeasible, gave_up };
+
+constexpr std::string_view to_string(search_status s) noexcept {
+  switch (s) {
+    case search_status::found: return "found";
+    case search_status::infeasible: return "infeasible";
+    case search_status::gave_up: return "gave up";
+  }
+  return "?";
+}
+
+struct search_limits {
+  std::uint64_t max_nodes = 200000;  // search nodes expanded before giving up (deterministic)
+  std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max();
+};
+
+/// One space's nodes. Non-owning; every span has one entry per node of `ranges` (pins and fixed may be
+/// empty). `fixed`: pins whose places were decided together (an earlier colorer, another core); two fixed
+/// pins are not checked against each other, as in build_interference.
+struct place_problem {
+  const live_range_table& ranges;
+  std::span<const extent> extents;
+  std::span<const std::optional<placement>> pins = {};
+  std::span<const std::uint8_t> fixed = {};
+};
+
+struct place_result {
+  search_status status = search_status::gave_up;
+  std::vector<std::optional<placement>> placements;  // found: one per node (pins where pinned)
+  std::uint64_t nodes = 0;                           // search nodes expanded
+  std::string proof;                                 // infeasible: what proved it
+};
+
+namespace detail {
+
+class place_searcher {
+ public:
+  place_searcher(const place_problem& p, const rect_layout& lay, const search_limits& lim)
+      : p_(p), lay_(lay), lim_(lim), n_(p.ranges.num_nodes()) {
+    if (p.extents.size() != n_ || (!p.pins.empty() && p.pins.size() != n_) || (!p.fixed.empty() && p.fixed.size() != n_))
+      throw input_error("place_search: extents, pins and fixed must have one entry per node");
+  }
+
+  place_result run() {
+    place_result r;
+    if (!prepare(r)) {
+      r.status = search_status::infeasible;
+      return r;
+    }
+    r.status = search(r);
+    if (r.status == search_status::found) {
+      r.placements.assign(n_, std::nullopt);
+      for (node_id v = 0; v < n_; ++v) r.placements[v] = placement{part_[v], off_[v]};
+    }
+    return r;
+  }
+
+ private:
+  static constexpr std::uint64_t none = unbounded;
+
+  struct child {
+    std::uint64_t offset;
+    node_id v;
+    std::uint32_t partition;
+  };
+  struct frame {
+    std::vector<child> children;
+    std::size_t next = 0;
+    node_id placed = ~node_id{0};  // the child this frame has placed, if any
+    std::uint64_t saved_off = 0;
+    node_id saved_id = ~node_id{0};
+  };
+
+  bool pinned(node_id v) const { return !p_.pins.empty() && p_.pins[v].has_value(); }
+  std::uint64_t area(node_id v) const { return std::uint64_t{p_.extents[v].partitions} * p_.extents[v].bytes; }
+  bool share_rows(node_id v, std::uint32_t pv, node_id u) const {
+    return pv < part_[u] + p_.extents[u].partitions && part_[u] < pv + p_.extents[v].partitions;
+  }
+
+  /// Graph, pins, the points of R2, twins (R3). False (with r.proof) when the root is infeasible.
+  bool prepare(place_result& r) {
+    graph_ = build_interference(p_.ranges, p_.fixed);
+    placed_.assign(n_, 0);
+    part_.assign(n_, 0);
+    off_.assign(n_, 0);
+    for (node_id v = 0; v < n_; ++v) {
+      const extent& e = p_.extents[v];
+      if (pinned(v)) {
+        const placement& at = *p_.pins[v];
+        if (!legal(e, at)) {
+          r.proof = "node " + std::to_string(v) + " is pinned at an illegal place";
+          return false;
+        }
+        placed_[v] = 1;
+        part_[v] = at.partition;
+        off_[v] = at.offset;
+        continue;
+      }
+      if (starts(v).count == 0 || lay_.domain(e).empty()) {
+        r.proof = "node " + std::to_string(v) + " does not fit in an empty memory";
+        return false;
+      }
+      free_.push_back(v);
+    }
+    for (node_id v = 0; v < n_; ++v)
+      if (pinned(v))
+        for (node_id u : graph_.neighbors(v))
+          if (u < v && pinned(u) && share_rows(v, part_[v], u) && off_[v] < off_[u] + p_.extents[u].bytes &&
+              off_[u] < off_[v] + p_.extents[v].bytes) {
+            r.proof = "pinned nodes " + std::to_string(u) + " and " + std::to_string(v) + " overlap while both live";
+            return false;
+          }
+    // Points: first points of all intervals; each with the nodes live there.
+    std::vector<program_point> pts;
+    for (const interval& i : p_.ranges.intervals) pts.push_back(i.begin);
+    std::sort(pts.begin(), pts.end());
+    pts.erase(std::unique(pts.begin(), pts.end()), pts.end());
+    live_at_.assign(pts.size(), {});
+    for (node_id v = 0; v < n_; ++v)
+      for (const interval& i : p_.ranges.ranges(v))
+        for (auto k = std::lower_bound(pts.begin(), pts.end(), i.begin); k != pts.end() && *k < i.end; ++k)
+          live_at_[static_cast<std::size_t>(k - pts.begin())].push_back(v);
+    // R3: the previous free node with the same extent and live range.
+    twin_.assign(n_, ~node_id{0});
+    std::vector<node_id> order = free_;
+    auto key_less = [&](node_id a, node_id b) {
+      const extent &x = p_.extents[a], &y = p_.extents[b];
+      if (x.partitions != y.partitions) return x.partitions < y.partitions;
+      if (x.bytes != y.bytes) return x.bytes < y.bytes;
+      const auto ra = p_.ranges.ranges(a), rb = p_.ranges.ranges(b);
+      if (ra.size() != rb.size()) return ra.size() < rb.size();
+      for (std::size_t k = 0; k < ra.size(); ++k) {
+        if (ra[k].begin != rb[k].begin) return ra[k].begin < rb[k].begin;
+        if (ra[k].end != rb[k].end) return ra[k].end < rb[k].end;
+      }
+      return a < b;
+    };
+    std::sort(order.begin(), order.end(), key_less);
+    for (std::size_t k = 1; k < order.size(); ++k) {
+      const node_id a = order[k - 1], b = order[k];
+      const auto ra = p_.ranges.ranges(a), rb = p_.ranges.ranges(b);
+      if (p_.extents[a] == p_.extents[b] && std::equal(ra.begin(), ra.end(), rb.begin(), rb.end(), [](const interval& x, const interval& y) {
+            return x.begin == y.begin && x.end == y.end;
+          }))
+        twin_[b] = a;
+    }
+    prepare_quarters();
+    cache_all_.assign(n_ * 4, none);
+    cache_ge_.assign(n_ * 4, none);
+    cache_key_.assign(n_ * 4, none);
+    dirty_.assign(n_, 1);
+    return true;
+  }
+
+  bool legal(const extent& e, const placement& at) const {
+    const partition_starts s = allowed_partition_starts(e.partitions, lay_.partitions);
+    if (std::find(s.start.begin(), s.start.begin() + s.count, at.partition) == s.start.begin() + s.count) return false;
+    if (at.offset % lay_.alignment != 0) return false;
+    for (const start_range& d : lay_.domain(e))
+      if (d.lo <= at.offset && at.offset <= d.hi) return true;
+    return false;
+  }
+
+  partition_starts starts(node_id v) const { return allowed_partition_starts(p_.extents[v].partitions, lay_.partitions); }
+
+  /// The lowest free aligned offset >= lo for v at start partition `pv`, given the placed nodes (none: no
+  /// such offset). Cost O(d log d) for d placed neighbors.
+  std::uint64_t lowest(node_id v, std::uint32_t pv, std::uint64_t lo) {
+    const extent& e = p_.extents[v];
+    domain_.clear();
+    for (const start_range& d : lay_.domain(e))
+      if (d.hi >= lo) domain_.push_back({std::max(d.lo, lo), d.hi});
+    if (domain_.empty()) return none;
+    blocked_.clear();
+    for (node_id u : graph_.neighbors(v))
+      if (placed_[u] && share_rows(v, pv, u)) blocked_.push_back(blocked_starts(e.bytes, off_[u], p_.extents[u].bytes));
+    const auto c = pick_start(domain_, blocked_, e.bytes, lay_.alignment, select_heuristic::first_fit);
+    return c ? c->start : none;
+  }
+
+  void refresh(node_id v) {
+    if (!dirty_[v]) return;
+    dirty_[v] = 0;
+    const partition_starts s = starts(v);
+    for (std::uint32_t k = 0; k < s.count; ++k) {
+      cache_all_[v * 4 + k] = lowest(v, s.start[k], 0);
+      cache_key_[v * 4 + k] = none;
+    }
+  }
+  std::uint64_t lowest_ge(node_id v, std::uint32_t k, std::uint32_t pv, std::uint64_t lo) {
+    const std::uint64_t all = cache_all_[v * 4 + k];
+    if (all == none || all >= lo) return all;
+    // Lowest >= key stays the lowest >= lo for any lo in [key, value] while nothing near v changes.
+    if (cache_key_[v * 4 + k] != none && cache_key_[v * 4 + k] <= lo && (cache_ge_[v * 4 + k] == none || cache_ge_[v * 4 + k] >= lo))
+      return cache_ge_[v * 4 + k];
+    cache_key_[v * 4 + k] = lo;
+    return cache_ge_[v * 4 + k] = lowest(v, pv, lo);
+  }
+
+  void touch_neighbors(node_id v) {
+    for (node_id u : graph_.neighbors(v)) dirty_[u] = 1;
+  }
+
+  /// The quarters (32-partition groups) a block of `parts` partitions at start `start` touches, as a mask.
+  static std::uint32_t quarter_mask(std::uint32_t start, std::uint32_t parts) {
+    std::uint32_t m = 0;
+    for (std::uint32_t q = start / 32; q * 32 < start + parts && q < 32; ++q) m |= 1u << q;
+    return m;
+  }
+
+  /// Per node, c_S for every set S of quarters (R2): the least number of quarters of S it touches.
+  void prepare_quarters() {
+    quarters_ = std::min<std::uint32_t>((lay_.partitions + 31) / 32, 4);
+    sets_ = (1u << quarters_) - 1;
+    cmin_.assign(n_ * 16, 0);
+    for (node_id v = 0; v < n_; ++v) {
+      const partition_starts st = starts(v);
+      for (std::uint32_t S = 1; S <= sets_; ++S) {
+        std::uint32_t best = 32;
+        for (std::uint32_t k = 0; k < st.count; ++k)
+          best = std::min<std::uint32_t>(best, static_cast<std::uint32_t>(std::popcount(quarter_mask(st.start[k], p_.extents[v].partitions) & S)));
+        if (pinned(v)) best = static_cast<std::uint32_t>(std::popcount(quarter_mask(part_[v], p_.extents[v].partitions) & S));
+        cmin_[v * 16 + S] = st.count == 0 ? 0 : best;
+      }
+    }
+  }
+
+  /// R2 at every point (see the top of this header).
+  bool bands_fit() const {
+    const std::uint64_t cap = lay_.capacity();
+    if (last_off_ >= cap) return placed_count_ == free_.size();
+    const std::uint64_t band = cap - last_off_;
+    std::uint64_t need[16];
+    for (const std::vector<node_id>& live : live_at_) {
+      std::fill(need, need + 16, 0);
+      for (node_id v : live) {
+        const extent& e = p_.extents[v];
+        if (!placed_[v]) {
+          for (std::uint32_t S = 1; S <= sets_; ++S) need[S] += e.bytes * cmin_[v * 16 + S];
+          continue;
+        }
+        const std::uint64_t end = off_[v] + e.bytes;
+        if (end <= last_off_) continue;
+        const std::uint64_t in = end - std::max(off_[v], last_off_);
+        const std::uint32_t m = quarter_mask(part_[v], e.partitions);
+        for (std::uint32_t S = 1; S <= sets_; ++S) need[S] += in * static_cast<std::uint64_t>(std::popcount(m & S));
+      }
+      for (std::uint32_t S = 1; S <= sets_; ++S)
+        if (need[S] > band * static_cast<std::uint64_t>(std::popcount(S))) return false;
+    }
+    return true;
+  }
+
+  /// The children of the current state, or nothing when a rule cuts it.
+  std::optional<std::vector<child>> expand() {
+    if (!bands_fit()) return std::nullopt;
+    std::vector<child> out;
+    for (node_id v : free_) {
+      if (placed_[v]) continue;
+      refresh(v);
+      const std::uint64_t lo = has_last_ && v < last_id_ ? last_off_ + 1 : last_off_;
+      const bool twin_waits = twin_[v] != ~node_id{0} && !placed_[twin_[v]];
+      const partition_starts s = starts(v);
+      bool alive = false;
+      for (std::uint32_t k = 0; k < s.count; ++k) {
+        const std::uint64_t all = cache_all_[v * 4 + k];
+        if (all != none && all >= lo) {
+          alive = true;
+          if (!twin_waits) out.push_back({all, v, s.start[k]});
+        } else if (all != none && all + p_.extents[v].bytes <= last_off_) {
+          // R1b: a free position wholly below the frontier stays free (R1b at the top of this header).
+        } else if (!alive && all != none && lowest_ge(v, k, s.start[k], lo) != none) {
+          alive = true;
+        }
+      }
+      if (!alive) return std::nullopt;  // R1
+    }
+    std::sort(out.begin(), out.end(), [&](const child& a, const child& b) {
+      if (a.offset != b.offset) return a.offset < b.offset;
+      if (area(a.v) != area(b.v)) return area(a.v) > area(b.v);
+      if (a.v != b.v) return a.v < b.v;
+      return a.partition < b.partition;
+    });
+    return out;
+  }
+
+  void place(const child& c) {
+    placed_[c.v] = 1;
+    part_[c.v] = c.partition;
+    off_[c.v] = c.offset;
+    last_off_ = c.offset;
+    last_id_ = c.v;
+    has_last_ = true;
+    ++placed_count_;
+    touch_neighbors(c.v);
+  }
+  void unplace(node_id v, std::uint64_t off, node_id id) {
+    placed_[v] = 0;
+    --placed_count_;
+    last_off_ = off;
+    last_id_ = id;
+    has_last_ = id != ~node_id{0};
+    touch_neighbors(v);
+  }
+
+  // One piece: the depth-first walk owns the frame stack, the budget and the undo of each step, which
+  // only make sense together.
+  //
+  // Limited discrepancy: the walk is repeated with a growing limit on how many times a path may take a
+  // child other than the first (the value order's choice): 0, 1, 2, 4, ..., then no limit. A wrong early
+  // choice is revisited after a few thousand nodes instead of after the whole subtree below it. Only a
+  // walk that skipped nothing proves infeasibility, so completeness is kept; the repeated prefixes cost
+  // little against the budget.
+  search_status search(place_result& r) {
+    for (std::uint32_t limit = 0;; limit = limit == 0 ? 1 : 2 * limit) {
+      const bool unlimited = limit >= 64;
+      bool skipped = false;
+      const search_status s = walk(r, unlimited ? ~std::uint32_t{0} : limit, skipped);
+      if (s != search_status::infeasible || !skipped) return s;
+      r.proof.clear();
+    }
+  }
+
+  search_status walk(place_result& r, std::uint32_t limit, bool& skipped) {
+    std::vector<frame> stack;
+    std::vector<std::uint32_t> disc;  // per frame: discrepancies taken on the path to it
+    auto open = [&](std::uint32_t d) -> bool {
+      ++r.nodes;
+      if (placed_count_ == free_.size()) return true;
+      auto c = expand();
+      stack.push_back(frame{c ? std::move(*c) : std::vector<child>{}, 0, ~node_id{0}, last_off_, last_id_});
+      disc.push_back(d);
+      return false;
+    };
+    if (open(0)) return search_status::found;
+    if (stack.back().children.empty()) {
+      r.proof = "the pruning rules cut the root (the bytes needed in some partitions at one point exceed the memory, or a node has no place)";
+      return search_status::infeasible;
+    }
+    while (!stack.empty()) {
+      frame& top = stack.back();
+      if (top.placed != ~node_id{0}) {
+        unplace(top.placed, top.saved_off, top.saved_id);
+        top.placed = ~node_id{0};
+      }
+      const std::uint32_t d = disc.back() + (top.next > 0 ? 1 : 0);
+      if (top.next < top.children.size() && d > limit) {
+        skipped = true;
+        top.next = top.children.size();
+      }
+      if (top.next == top.children.size()) {
+        stack.pop_back();
+        disc.pop_back();
+        continue;
+      }
+      if (r.nodes >= lim_.max_nodes) return search_status::gave_up;
+      if ((r.nodes & 255) == 0 && std::chrono::steady_clock::now() > lim_.deadline) return search_status::gave_up;
+      const child c = top.children[top.next++];
+      top.placed = c.v;
+      place(c);
+      if (open(d)) return search_status::found;
+    }
+    r.proof = "every canonical placement was tried (" + std::to_string(r.nodes) + " search nodes)";
+    return search_status::infeasible;
+  }
+
+  const place_problem& p_;
+  rect_layout lay_;
+  search_limits lim_;
+  std::size_t n_;
+  interference_graph graph_;
+  std::vector<node_id> free_;
+  std::vector<std::uint8_t> placed_;
+  std::vector<std::uint32_t> part_;
+  std::vector<std::uint64_t> off_;
+  std::vector<std::vector<node_id>> live_at_;
+  std::vector<node_id> twin_;
+  std::vector<std::uint64_t> cache_all_, cache_ge_, cache_key_;  // per node x start-partition index
+  std::vector<std::uint8_t> dirty_;
+  std::uint32_t quarters_ = 4, sets_ = 15;
+  std::vector<std::uint32_t> cmin_;  // per node x set of quarters: c_S (R2)
+  std::vector<start_range> domain_, blocked_;
+  std::uint64_t last_off_ = 0;
+  node_id last_id_ = ~node_id{0};
+  bool has_last_ = false;
+  std::size_t placed_count_ = 0;
+};
+
+}  // namespace detail
+
+/// The exact search in a rectangle memory described by `layout` (see the top of this header).
+/// Decomposition: free nodes interact only through interference among themselves (pins are fixed
+/// obstacles), so the connected components of the interference graph restricted to free nodes are
+/// independent problems: each is searched alone, with the pins it meets, and the budget is shared. The
+/// whole is placeable exactly when every component is.
+inline place_result place_search(const place_problem& p, const rect_layout& layout, const search_limits& lim = {}) {
+  const std::size_t n = p.ranges.num_nodes();
+  if (p.extents.size() != n || (!p.pins.empty() && p.pins.size() != n) || (!p.fixed.empty() && p.fixed.size() != n))
+    throw input_error("place_search: extents, pins and fixed must have one entry per node");
+  auto pinned = [&](node_id v) { return !p.pins.empty() && p.pins[v].has_value(); };
+  const interference_graph g = build_interference(p.ranges, p.fixed);
+  std::vector<node_id> comp(n, ~node_id{0});
+  std::vector<std::vector<node_id>> comps;
+  for (node_id s = 0; s < n; ++s) {
+    if (pinned(s) || comp[s] != ~node_id{0}) continue;
+    comps.emplace_back();
+    std::vector<node_id> todo{s};
+    comp[s] = static_cast<node_id>(comps.size() - 1);
+    while (!todo.empty()) {
+      const node_id v = todo.back();
+      todo.pop_back();
+      comps.back().push_back(v);
+      for (node_id u : g.neighbors(v))
+        if (!pinned(u) && comp[u] == ~node_id{0}) comp[u] = comp[s], todo.push_back(u);
+    }
+  }
+  if (comps.size() <= 1) return detail::place_searcher(p, layout, lim).run();
+  place_result out;
+  out.status = search_status::found;
+  out.placements.assign(n, std::nullopt);
+  for (node_id v = 0; v < n; ++v)
+    if (pinned(v)) out.placements[v] = p.pins[v];
+  // The pins alone (a pin pair that overlaps while both live makes everything infeasible).
+  {
+    live_range_table t;
+    std::vector<extent> e;
+    std::vector<std::optional<placement>> pins;
+    std::vector<std::uint8_t> fx;
+    for (node_id v = 0; v < n; ++v)
+      if (pinned(v)) {
+        t.add(p.ranges.ranges(v));
+        e.push_back(p.extents[v]);
+        pins.push_back(p.pins[v]);
+        fx.push_back(p.fixed.empty() ? 0 : p.fixed[v]);
+      }
+    const place_result r = detail::place_searcher({t, e, pins, fx}, layout, lim).run();
+    out.nodes += r.nodes;
+    if (r.status != search_status::found) return r;
+  }
+  std::vector<std::uint8_t> mark(n, 0);
+  for (std::vector<node_id>& c : comps) {
+    std::sort(c.begin(), c.end());
+    std::vector<node_id> members = c;
+    for (node_id v : c)
+      for (node_id u : g.neighbors(v))
+        if (pinned(u) && !mark[u]) mark[u] = 1, members.push_back(u);
+    for (node_id v : members) mark[v] = 0;
+    std::sort(members.begin(), members.end());
+    live_range_table t;
+    std::vector<extent> e;
+    std::vector<std::optional<placement>> pins;
+    std::vector<std::uint8_t> fx;
+    for (node_id v : members) {
+      t.add(p.ranges.ranges(v));
+      e.push_back(p.extents[v]);
+      pins.push_back(pinned(v) ? p.pins[v] : std::nullopt);
+      fx.push_back(p.fixed.empty() ? 0 : p.fixed[v]);
+    }
+    search_limits sub = lim;
+    sub.max_nodes = lim.max_nodes > out.nodes ? lim.max_nodes - out.nodes : 0;
+    const place_result r = detail::place_searcher({t, e, pins, fx}, layout, sub).run();
+    out.nodes += r.nodes;
+    if (r.status != search_status::found) {
+      out.status = r.status;
+      out.proof = r.proof;
+      out.placements.clear();
+      return out;
+    }
+    for (std::size_t k = 0; k < members.size(); ++k) out.placements[members[k]] = r.placements[k];
+  }
+  return out;
+}
+
+/// The exact search in the memory of geometry `g`.
+template <RectangleGeometry G>
+place_result place_search(const place_problem& p, const G& g, const search_limits& lim = {}) {
+  return place_search(p, rect_layout_of(g), lim);
+}
+
+}  // namespace gca

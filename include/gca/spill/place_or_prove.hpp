@@ -1,0 +1,300 @@
+// gca/spill/place_or_prove.hpp — the spill fixpoint's step between "coloring left nodes unplaced" and
+// "spill": place the space by the exact search, or choose spill victims the search says make a placement
+// possible, or prove that spilling can't help.
+//
+// Provides `search_options` (the budgets), `space_nodes` (an attempt's nodes as a place_problem, possibly
+// with some webs "spilled"), `place_or_prove` (the step) and its `rescue` answer. Only for the rectangle
+// memories (SBUF, PSUM: geometry_ref::rect()); the other spaces keep the fixpoint's plain behavior.
+//
+// The spilled view. The spill policy (spill/spill_to_next_tier.hpp) replaces a spilled web, at every point
+// where it is read or written (its "event points"), by a temporary of the same extent live at that point,
+// and by nothing elsewhere. The view models that: a spilled web becomes one node per event point q, live
+// on [q, q + 1), each free to take its own place. Whatever the real spill code adds (a reload before q, a
+// store after it, a reload hoisted out of a loop) only makes the temporaries live at MORE points, so a
+// placement of a real spilled program, read at the original points, is a placement of the view. Hence:
+//   - the view with EVERY spillable web spilled has no placement  =>  no choice of spills has one
+//     ("spilling can't help", proof 2);
+//   - a point q of that view whose live nodes (the operands of the instruction at q, the pins, inputs,
+//     outputs and temporaries live there) have no placement together  =>  the same (proof 1, local);
+//   - the view with a set V spilled has a placement  =>  V is worth spilling (the search then normally
+//     places the spilled program on the next round: its temporaries are live only at their points).
+#pragma once
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include <gca/engine/geometry_ref.hpp>
+#include <gca/engine/observer.hpp>
+#include <gca/engine/place_search.hpp>
+#include <gca/engine/space_colorer.hpp>
+#include <gca/geometry/rect_layout.hpp>
+#include <gca/linearize/linearize.hpp>
+
+namespace gca {
+
+struct search_options {
+  bool enabled = true;                  // run the exact search when coloring leaves SB/PSUM nodes unplaced
+  bool primary = false;                 // optlevel 7: the search places the space first, coloring is the fallback
+  std::uint64_t nodes = 1000000;        // search nodes for the spill-free placement of a whole space
+                                        // (the first round; later rounds of the fixpoint get a tenth)
+  std::uint64_t guided_nodes = 20000;   // search nodes for each trial set of spill victims
+  std::uint64_t point_nodes = 5000;     // search nodes for each instruction's operand set (proof 1)
+  std::size_t proof_points = 64;        // how many of the fullest points proof 1 examines
+  std::uint64_t total_nodes = 3000000;  // per space: after this many, the search runs only to prove a refusal
+};
+
+/// Nodes of one space as a place_problem (owned). `origin`: the attempt node each one stands for.
+struct space_nodes {
+  live_range_table ranges;
+  std::vector<extent> extents;
+  std::vector<std::optional<placement>> pins;
+  std::vector<std::uint8_t> fixed;
+  std::vector<node_id> origin;
+  place_problem problem() const { return {ranges, extents, pins, fixed}; }
+  void add(std::span<const interval> r, extent e, std::optional<placement> at, bool fix, node_id from) {
+    ranges.add(r);
+    extents.push_back(e);
+    pins.push_back(at);
+    fixed.push_back(fix ? 1 : 0);
+    origin.push_back(from);
+  }
+};
+
+/// Per web: the sorted points where it is read or written.
+inline std::vector<std::vector<program_point>> web_events(const liveness& live) {
+  std::vector<std::vector<program_point>> ev(live.webs.size());
+  for (std::size_t s = 0; s < live.slot_web.size(); ++s)
+    if (live.slot_web[s] != no_web) ev[live.slot_web[s]].push_back(live.slot_point[s]);
+  for (auto& e : ev) {
+    std::sort(e.begin(), e.end());
+    e.erase(std::unique(e.begin(), e.end()), e.end());
+  }
+  return ev;
+}
+
+/// The nodes of attempt `a` (made without coalescing), the webs flagged in `spilled` (per web, may be
+/// empty) replaced by one node per event point. Pins decided by an earlier colorer are `fixed`, as in
+/// color_space.
+inline space_nodes spilled_view(const space_attempt& a, const function& f, std::span<const std::uint8_t> spilled,
+                                const std::vector<std::vector<program_point>>& events) {
+  space_nodes out;
+  for (node_id v = 0; v < a.node_web.size(); ++v) {
+    const web_id w = a.node_web[v];
+    const bool fix = a.pins[v] && !(a.node_tensor[v] != no_tensor && f.tensors[a.node_tensor[v]].pinned);
+    if (w != no_web && w < spilled.size() && spilled[w]) {
+      for (program_point q : events[w]) {
+        const interval i{q, q + 1};
+        out.add(std::span(&i, 1), a.extents[v], std::nullopt, false, v);
+      }
+      continue;
+    }
+    out.add(a.ranges.ranges(v), a.extents[v], a.pins[v], fix, v);
+  }
+  return out;
+}
+
+/// What place_or_prove decided.
+struct rescue {
+  std::optional<space_attempt> placed;  // a complete attempt to commit
+  bool by_linear_scan = false;          // `placed` came from linear scan (no search was needed)
+  std::vector<web_id> victims;          // spill these: the spilled view then has a placement
+  bool proven = false;                  // spilling can't help, proved (see `proof`)
+  std::string proof;                    // which proof, for the message
+  std::vector<tensor_id> proof_tensors; // the tensors the proof is about (proof 1: those at the point)
+  std::uint64_t search_nodes = 0;       // search nodes spent in this step
+  search_status spill_free = search_status::gave_up;  // the search for a spill-free placement
+};
+
+namespace detail {
+
+inline std::string describe_point(const linearized_function& lf, program_point q) {
+  for (const chain_node& n : lf.chain())
+    if (n.point == q) {
+      const instruction& i = lf.work().insts[n.inst];
+      const bool spill_code = i.opcode == op::spill || i.opcode == op::reload;
+      std::string s = spill_code ? "the spill code" : "`" + lf.work().symbols[i.opcode] + "`";
+      if (i.loc.line != 0) s += " at line " + std::to_string(i.loc.line);
+      return s;
+    }
+  return "at point " + std::to_string(q);
+}
+
+inline void adopt(space_attempt& a, const place_result& r, const space_nodes& view, geometry_ref geom) {
+  coloring_result& c = *a.result;
+  c.placements.assign(a.node_web.size(), std::nullopt);
+  for (std::size_t k = 0; k < view.origin.size(); ++k) c.placements[view.origin[k]] = r.placements[k];
+  c.unplaced.clear();
+  c.peak = 0;
+  for (node_id v = 0; v < a.node_web.size(); ++v) c.peak = std::max(c.peak, geom.end(a.extents[v], *c.placements[v]));
+}
+
+}  // namespace detail
+
+/**
+ * The step (see the top of this header). `spillable(a, w)` says whether the spill policy may spill web w.
+ * 1. The space's nodes without coalescing (coalescing may make a placeable space unplaceable): if linear
+ *    scan places them, or the search does within `opt.nodes`, return that attempt.
+ * 2. Victims: spillable webs that are live at more points than they are read or written, cheapest spill
+ *    cost per unit of area x points relieved first; the first prefix of 1, 2, 4, ... of them whose spilled
+ *    view the search places is the answer, then trimmed (a victim whose removal keeps the view placeable
+ *    is dropped, for sets of up to 8). If none is found, `victims` stays empty and the policy chooses.
+ * One piece because the two stages share the attempt, the views and the budget accounting.
+ */
+template <class Spillable>
+rescue place_or_prove(const linearized_function& lf, const space_filter& filter, geometry_ref geom,
+                      const rect_layout& lay, std::span<const placed_neighbor> blockers, const search_options& opt,
+                      std::chrono::steady_clock::time_point deadline, Spillable&& spillable,
+                      bool want_victims = true) {
+  rescue out;
+  const function& f = lf.work();
+  null_observer quiet;
+  space_attempt b = color_space(lf, filter, geom, {}, quiet, blockers, engine_kind::linear_scan, 1);
+  if (b.complete()) {
+    out.spill_free = search_status::found;
+    out.by_linear_scan = true;
+    out.placed = std::move(b);
+    return out;
+  }
+  if (!b.result->pinned_conflicts.empty()) {  // the caller reports those
+    out.spill_free = search_status::infeasible;
+    return out;
+  }
+  const auto events = web_events(b.live);
+  auto run = [&](const space_nodes& view, std::uint64_t nodes) {
+    const place_result r = place_search(view.problem(), lay, search_limits{nodes, deadline});
+    out.search_nodes += r.nodes;
+    return r;
+  };
+  {
+    const space_nodes view = spilled_view(b, f, {}, events);
+    const place_result r = run(view, opt.nodes);
+    out.spill_free = r.status;
+    if (r.status == search_status::found) {
+      detail::adopt(b, r, view, geom);
+      out.placed = std::move(b);
+      return out;
+    }
+  }
+  // Candidates, cheapest relief first.
+  struct cand {
+    web_id w;
+    double score;
+  };
+  std::vector<cand> cands;
+  for (node_id v = 0; v < b.node_web.size(); ++v) {
+    const web_id w = b.node_web[v];
+    if (w == no_web || !spillable(b, w)) continue;
+    const std::uint64_t len = b.ranges.live_length(v), ev = events[w].size();
+    if (len <= ev) continue;
+    const double area = static_cast<double>(b.extents[v].partitions) * static_cast<double>(b.extents[v].bytes);
+    cands.push_back({w, b.costs[v] / (area * static_cast<double>(len - ev))});
+  }
+  std::sort(cands.begin(), cands.end(), [](const cand& x, const cand& y) {
+    return x.score != y.score ? x.score < y.score : x.w < y.w;
+  });
+  std::vector<std::uint8_t> flags(b.live.webs.size(), 0);
+  auto placeable = [&](const std::vector<web_id>& set) {
+    std::fill(flags.begin(), flags.end(), 0);
+    for (web_id w : set) flags[w] = 1;
+    return run(spilled_view(b, f, flags, events), opt.guided_nodes).status == search_status::found;
+  };
+  if (want_victims) {
+    for (std::size_t k = 1; !cands.empty(); k = std::min(2 * k, cands.size())) {
+      std::vector<web_id> set;
+      for (std::size_t j = 0; j < k; ++j) set.push_back(cands[j].w);
+      if (placeable(set)) {
+        for (std::size_t j = set.size(); set.size() > 1 && set.size() <= 8 && j-- > 0;) {
+          std::vector<web_id> fewer = set;
+          fewer.erase(fewer.begin() + static_cast<std::ptrdiff_t>(j));
+          if (placeable(fewer)) set = std::move(fewer);
+        }
+        std::sort(set.begin(), set.end());
+        out.victims = std::move(set);
+        return out;
+      }
+      if (k == cands.size()) break;
+    }
+  }
+  return out;
+}
+
+/**
+ * Proofs that spilling can't help (see the top of this header), asked when the spill policy has nothing
+ * left to spill: proof 1 at the fullest points of the all-spilled view, then proof 2 (the search on the
+ * whole all-spilled view). `out.proven` stays false when neither is proved within the budgets; if the
+ * all-spilled view turns out placeable, `out.victims` lists every spillable web.
+ */
+template <class Spillable>
+rescue prove_cant_help(const linearized_function& lf, const space_filter& filter, geometry_ref geom,
+                       const rect_layout& lay, std::span<const placed_neighbor> blockers, const search_options& opt,
+                       std::chrono::steady_clock::time_point deadline, Spillable&& spillable) {
+  rescue out;
+  const function& f = lf.work();
+  null_observer quiet;
+  const space_attempt b = color_space(lf, filter, geom, {}, quiet, blockers, engine_kind::linear_scan, 1);
+  const auto events = web_events(b.live);
+  auto run = [&](const space_nodes& view, std::uint64_t nodes) {
+    const place_result r = place_search(view.problem(), lay, search_limits{nodes, deadline});
+    out.search_nodes += r.nodes;
+    return r;
+  };
+  std::vector<std::uint8_t> all(b.live.webs.size(), 0);
+  for (node_id v = 0; v < b.node_web.size(); ++v)
+    if (b.node_web[v] != no_web && spillable(b, b.node_web[v])) all[b.node_web[v]] = 1;
+  const space_nodes view = spilled_view(b, f, all, events);
+  // Proof 1 at the fullest points of the all-spilled view: the nodes live at one point interfere pairwise.
+  std::vector<program_point> pts;
+  for (const interval& i : view.ranges.intervals) pts.push_back(i.begin);
+  std::sort(pts.begin(), pts.end());
+  pts.erase(std::unique(pts.begin(), pts.end()), pts.end());
+  std::vector<std::pair<program_point, double>> steps;  // (point, area change), swept once
+  for (node_id v = 0; v < view.extents.size(); ++v) {
+    const double area = static_cast<double>(view.extents[v].partitions) * static_cast<double>(view.extents[v].bytes);
+    for (const interval& i : view.ranges.ranges(v)) {
+      steps.emplace_back(i.begin, area);
+      steps.emplace_back(i.end, -area);
+    }
+  }
+  std::sort(steps.begin(), steps.end());
+  std::vector<std::pair<double, program_point>> fullest;  // (-area, point): fullest first, then lowest point
+  double live = 0;
+  for (std::size_t k = 0, j = 0; k < pts.size(); ++k) {
+    for (; j < steps.size() && steps[j].first <= pts[k]; ++j) live += steps[j].second;
+    fullest.emplace_back(-live, pts[k]);
+  }
+  std::sort(fullest.begin(), fullest.end());
+  if (fullest.size() > opt.proof_points) fullest.resize(opt.proof_points);
+  for (const auto& [neg_area, q] : fullest) {
+    space_nodes at;
+    const interval one{0, 1};
+    for (node_id v = 0; v < view.extents.size(); ++v)
+      for (const interval& i : view.ranges.ranges(v))
+        if (i.begin <= q && q < i.end) at.add(std::span(&one, 1), view.extents[v], view.pins[v], view.fixed[v], v);
+    const place_result r = run(at, opt.point_nodes);
+    if (r.status != search_status::infeasible) continue;
+    out.proven = true;
+    out.proof = "the operands of " + detail::describe_point(lf, q) +
+                " and the tensors that must stay there (pinned, inputs, outputs, temporaries) cannot be placed together";
+    for (node_id k : at.origin) {
+      const node_id v = view.origin[k];
+      if (b.node_tensor[v] != no_tensor) out.proof_tensors.push_back(b.node_tensor[v]);
+    }
+    return out;
+  }
+  const place_result r_all = run(view, opt.nodes);
+  if (r_all.status == search_status::found) {
+    for (web_id w = 0; w < all.size(); ++w)
+      if (all[w]) out.victims.push_back(w);
+  } else if (r_all.status == search_status::infeasible) {
+    out.proven = true;
+    out.proof = "no placement exists even with every spillable tensor spilled";
+  }
+  return out;
+}
+
+}  // namespace gca
