@@ -21,7 +21,7 @@ int main(int argc, char** argv) {
       }
     const gca::module original = m;
 
-    // One allocator at a time: the seed's eight registrations are typedefs of one class template.
+    // One allocator at a time: the Neuron allocator's eight registrations are typedefs of one class template.
     gca::coloring_allocator_psum{}.run(m);  // PSUM first, then SB, then DRAM, REG
     gca::coloring_allocator_sb{}.run(m);    // throws gca::allocation_error, m unchanged
     gca::coloring_allocator_dram{}.run(m);

@@ -2,7 +2,7 @@
 //
 // Inputs that do not parse are skipped (fuzz_parse covers them). For a parsed module: validate may throw
 // input_error (e.g. a dram.shared name declared with different sizes); static_check must not throw at
-// all, its report must be deterministic, and its message must have the documented shape (the seed's
+// all, its report must be deterministic, and its message must have the documented shape (the Neuron allocator's
 // header lines and one "FILE:LINE: %name ..." line per name). Anything else is a bug.
 #include <cstddef>
 #include <cstdint>
@@ -53,7 +53,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       if (!msg.empty()) bug("an ok report has a message", msg);
       continue;
     }
-    if (msg.rfind("Bad input file - failed static checks.\n", 0) != 0) bug("message lacks the seed's header", msg);
+    if (msg.rfind("Bad input file - failed static checks.\n", 0) != 0) bug("message lacks the Neuron allocator's header", msg);
     if (count_lines(msg) != 3 + r.undefined.size() + r.unused.size()) bug("message has the wrong number of lines", msg);
     for (const auto& d : r.undefined)
       if (d.tensor >= f.tensors.size() || d.loc.line == 0) bug("undefined-name diagnostic without a place", msg);

@@ -343,7 +343,7 @@ function f core=0 {
   CHECK(gca::print(acc) == acc_before);
 }
 
-TEST_CASE("watchdog: a deadline in the past stops the colorer with the seed's message") {
+TEST_CASE("watchdog: a deadline in the past stops the colorer with the Neuron allocator's message") {
   gca::module m = gca::parse(carried_kernel);
   gca::space_options opt;
   opt.deadline = std::chrono::steady_clock::now() - std::chrono::seconds(1);
@@ -402,7 +402,7 @@ TEST_CASE("registry: run-time tuples, invariant codes, unregistered names") {
   CHECK(gca::invariant_violation(memory_type::dram, true, address_space::debug) == 0);
 }
 
-TEST_CASE("pipelines: the exact schedules of CONTRACT.md section 2") {
+TEST_CASE("pipelines: the exact schedules of docs/HARDWARE.md section 2") {
   gca::pipeline_config cfg;
   const std::vector<std::string> o2 = {
       "runtime_memory_reservation", "psum_legalization", "coloring_allocator_psum", "dma_optimization_psum",
@@ -529,7 +529,7 @@ TEST_CASE("generated programs: the full pipelines verify at -O2 and -O6, includi
       try {
         allocate_all(m, level);
       } catch (const gca::allocation_error& e) {
-        // Only a genuinely impossible case may fail: it must say so with the seed's message.
+        // Only a genuinely impossible case may fail: it must say so with the Neuron allocator's message.
         CHECK(std::string(e.what()).find("spilling can't help") != std::string::npos);
         continue;
       }

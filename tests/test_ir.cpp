@@ -335,7 +335,7 @@ TEST_CASE("static check: loops see the previous iteration and the code before th
   CHECK(names(r.unused) == std::vector<std::string>{"7 1"});
 }
 
-TEST_CASE("static check: message uses the seed's wording") {
+TEST_CASE("static check: message uses the Neuron allocator's wording") {
   const std::string decl = "  tensor %x : dram 64 input\n  tensor %a : sb 1x4\n  tensor %b : sb 1x4\n";
   static gca::module keep;
   keep = gca::parse(head + decl + "  %a = add %b\n}\n");

@@ -3,7 +3,7 @@
 // The one decision (STYLE.md item 23): malformed input and API misuse are exceptions, all deriving from
 // std::invalid_argument so a caller can catch them together; an allocation that cannot succeed is not
 // malformed input, it is a value (see the engine's result types) — except at the top-level drivers,
-// which turn it into `allocation_error` so a pipeline stops with the seed's message.
+// which turn it into `allocation_error` so a pipeline stops with the Neuron allocator's message.
 //   parse_error      text input: carries file, line, column; what() is "FILE:LINE:COL: error: MESSAGE"
 //                    ("FILE: error: MESSAGE" when no line applies: a file that cannot be read)
 //   input_error      API input: what() names the tensor, function or pass at fault

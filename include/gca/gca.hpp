@@ -1,4 +1,7 @@
-// gca/gca.hpp — the umbrella header: includes every public part of gca, nothing else.
+// gca/gca.hpp — the umbrella header of the allocator: the IR, the phases, the drivers, the pipelines and
+// the verifiers. The stand-alone exact search for static-allocation problems (engine/search.hpp), the
+// input readers (io/) and the generators (gen/) are included on their own, so a file that only
+// allocates kernels does not compile them.
 #pragma once
 
 #include <gca/error.hpp>

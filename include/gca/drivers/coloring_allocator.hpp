@@ -1,9 +1,9 @@
-// gca/drivers/coloring_allocator.hpp — the seed's ColoringAllocator: one class template, eight
+// gca/drivers/coloring_allocator.hpp — the Neuron allocator's ColoringAllocator: one class template, eight
 // registrations, and the loop-aware ColoringAllocatorWithLoop.
 //
 // Provides `coloring_allocator<Type, PostLink, From, To, Linearization, Spill>` (the discriminator tuple
-// of the seed's constructor, checked at compile time: the four constructor invariants 508..511 are
-// static_asserts), the nine typedefs of CONTRACT.md section 1, `invariant_violation` for tuples built at
+// of the Neuron allocator's constructor, checked at compile time: the four constructor invariants 508..511 are
+// static_asserts), the nine typedefs of docs/HARDWARE.md section 1, `invariant_violation` for tuples built at
 // run time, and `coloring_allocator_with_loop` (PSUM then SB over one flattened linearized function, then
 // index legalization). Each allocator run()s on a whole module: per function for core-local memories,
 // across functions for shared DRAM and after linking. A run that fails throws allocation_error (or
@@ -56,7 +56,7 @@ struct pass_report {
   std::vector<std::pair<std::string, space_report>> functions;  // (function name, report)
 };
 
-/// The constructor invariants of the seed (error codes 508..511), and gca's rule for REG.
+/// The constructor invariants of the Neuron allocator (error codes 508..511), and gca's rule for REG.
 /// Returns 0 when the tuple is allowed.
 constexpr int invariant_violation(memory_type type, bool post_link, address_space from) noexcept {
   if (type == memory_type::sb && post_link) return 508;
@@ -78,7 +78,7 @@ constexpr std::string_view invariant_message(int code) noexcept {
   return "";
 }
 
-/// The registered pass name of a tuple (CONTRACT.md section 1), or "" when no registration has it.
+/// The registered pass name of a tuple (docs/HARDWARE.md section 1), or "" when no registration has it.
 constexpr std::string_view registered_name(memory_type type, bool post_link, address_space from) noexcept {
   using enum memory_type;
   if (type == psum && !post_link && from == address_space::local) return "coloring_allocator_psum";
@@ -318,7 +318,7 @@ class coloring_allocator {
   static constexpr memory_type type = Type;
   static constexpr bool is_post_link = PostLink;
   static constexpr address_space from_space = From;
-  static constexpr address_space to_space = To;  // the seed's unexercised fourth argument, kept
+  static constexpr address_space to_space = To;  // the Neuron allocator's unexercised fourth argument, kept
   static constexpr std::string_view pass_name = registered_name(Type, PostLink, From);
   using linearization = Linearization;
   using spill_policy = Spill;
@@ -348,7 +348,7 @@ class coloring_allocator {
   Spill spill_;
 };
 
-// The eight registrations of the seed (CONTRACT.md section 1), each with its tuple.
+// The eight registrations of the Neuron allocator (docs/HARDWARE.md section 1), each with its tuple.
 using coloring_allocator_psum = coloring_allocator<memory_type::psum, false, address_space::local>;
 using coloring_allocator_sb = coloring_allocator<memory_type::sb, false, address_space::local>;
 using coloring_allocator_dram = coloring_allocator<memory_type::dram, false, address_space::local>;
@@ -366,7 +366,7 @@ inline constexpr std::string_view allocator_pass_names[] = {
     "coloring_allocator_dram_shared_post_lnk", "coloring_allocator_reg",
     "coloring_allocator_with_loop"};
 
-/// Checks the operands of PSUM and SB after placement (the seed's indice_legalization): every operand of
+/// Checks the operands of PSUM and SB after placement (the Neuron allocator's indice_legalization): every operand of
 /// those memories must name a placed tensor whose place is legal on the target. Throws input_error naming
 /// the function and tensor.
 inline void legalize_indices(const function& f, const target& t) {
@@ -382,7 +382,7 @@ inline void legalize_indices(const function& f, const target& t) {
   }
 }
 
-/// The seed's ColoringAllocatorWithLoop (optlevel 6): per function, linearize with flattened loops,
+/// the Neuron allocator's ColoringAllocatorWithLoop (optlevel 6): per function, linearize with flattened loops,
 /// PSUM then SB on the same linearized function, index legalization, free.
 template <SpillPolicy Spill = spill_to_next_tier>
 class basic_coloring_allocator_with_loop {

@@ -2,7 +2,7 @@
 //
 // Provides `coloring_problem` (graph, per-node extents, spill costs, pins, priorities), `color_options`
 // (select heuristic x simplify order), `coloring_result`, `color` (one run) and `color_best_of` (the
-// seed's "best-of-n loop": one run per variant, keep the best score). Algorithm: Chaitin (1982) with
+// Neuron allocator's "best-of-n loop": one run per variant, keep the best score). Algorithm: Chaitin (1982) with
 // Briggs' optimistic coloring (1994); the degree < K test generalized by the geometry's blocking bound
 // (gca/geometry/concept.hpp). Phases, in order:
 //   1. pins: every pinned node is placed where it is pinned, first, and never moved; an illegal pin is

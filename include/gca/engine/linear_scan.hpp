@@ -29,7 +29,7 @@
 
 namespace gca {
 
-/// Which engine colors a space: the seed's default (coloring plane) or the `lsa` family.
+/// Which engine colors a space: the Neuron allocator's default (coloring plane) or the `lsa` family.
 enum class engine_kind : std::uint8_t { chaitin_briggs, linear_scan };
 
 constexpr std::string_view to_string(engine_kind e) noexcept {

@@ -1,7 +1,7 @@
 // gca/engine/observer.hpp — where the colorers' log lines go.
 //
 // Provides the observer policy the colorers report through: `null_observer` (the default: silent, and
-// free, since every call inlines to nothing) and `stream_observer` (writes the seed's lines, word for
+// free, since every call inlines to nothing) and `stream_observer` (writes the Neuron allocator's lines, word for
 // word, to an std::ostream, for `gca-alloc -v`). An observer is any type with the members below; the
 // hooks are named after the moment they fire. The same figures are returned as values (see
 // spill/fixpoint.hpp `space_report`), so nobody has to parse the text.
@@ -25,7 +25,7 @@ struct null_observer {
   void note(std::string_view) {}
 };
 
-/// The seed's log lines (CONTRACT.md section 3), "SB" replaced by the space's name.
+/// the Neuron allocator's log lines (docs/HARDWARE.md section 3), "SB" replaced by the space's name.
 struct stream_observer {
   std::ostream* os;
   void will_allocate(memory_type m) { *os << "  allocating " << log_name(m) << '\n'; }

@@ -1,13 +1,13 @@
 // gca/engine/space_colorer.hpp — one coloring attempt of one memory over a linearized function, and
 // its commit.
 //
-// Provides `color_space` (the phases of one pass through the seed's fixpoint head: renumber_locations,
+// Provides `color_space` (the phases of one pass through the Neuron allocator's fixpoint head: renumber_locations,
 // find_partners / find_first_defs / find_last_uses / find_loads / live_range (liveness), build, find_costs,
 // simplify, select, with the best-of-n choice of heuristic) and `commit_space` (placements written into
 // the linearized function's working copy: webs that got different places become tensors of their own,
 // `name.N`, and the operands that belong to them are renamed). The spill fixpoint (spill/fixpoint.hpp)
 // drives these two; the drivers call it. They take any GeometryPolicy through a geometry_ref (compiled
-// once, see engine/geometry_ref.hpp); the Observer receives the seed's log lines (engine/observer.hpp).
+// once, see engine/geometry_ref.hpp); the Observer receives the Neuron allocator's log lines (engine/observer.hpp).
 #pragma once
 
 #include <algorithm>
@@ -70,7 +70,7 @@ struct space_attempt {
   }
 };
 
-/// The seed's find_partners: the two sides of a move (copy, dma, load, ...) within this memory, of the
+/// the Neuron allocator's find_partners: the two sides of a move (copy, dma, load, ...) within this memory, of the
 /// same shape, that do not interfere, may share one place, and the move then costs nothing. Partners are
 /// coalesced conservatively: only when the merged node still passes the geometry's sound trivially-
 /// colorable test against the union of both neighborhoods (the sized form of Briggs' and George's

@@ -1,7 +1,7 @@
 // gca/geometry/scratchpad_2d.hpp — SBUF as partitions x bytes; models GeometryPolicy.
 //
 // Provides `scratchpad_2d`: a tensor is a rectangle of `partitions` contiguous partitions times `bytes`
-// bytes, at the same byte offset in every partition it uses (CONTRACT.md section 5). Start partitions
+// bytes, at the same byte offset in every partition it uses (docs/HARDWARE.md section 5). Start partitions
 // follow the hardware rule (> 64 partitions: 0; 33..64: 0 or 64; 1..32: 0, 32, 64, 96); byte offsets are
 // aligned to the target's sb_alignment and end within sb_usable.
 //

@@ -1,4 +1,4 @@
-// gca/ir/target.hpp — the hardware facts a geometry reads (CONTRACT.md section 5).
+// gca/ir/target.hpp — the hardware facts a geometry reads (docs/HARDWARE.md section 5).
 //
 // Provides `target`, a plain description of one NeuronCore generation, and `find_target` for the three
 // known ones (trn1 = inf2 = v2, trn2 = v3, trn3 = v4). Everything a geometry needs is a field here, so a

@@ -1,6 +1,6 @@
 // gca/ir/types.hpp — the vocabulary every layer shares.
 //
-// Provides the seed's two discriminators with the seed's numbering (memory_type: 0=SB 1=PSUM 2=DRAM
+// Provides the Neuron allocator's two discriminators with the Neuron allocator's numbering (memory_type: 0=SB 1=PSUM 2=DRAM
 // 3=REG; address_space: 0=Local 1=Shared 2=Debug), tensor kinds, the dense id aliases, and the two small
 // value types that describe memory: an `extent` (what a tensor needs) and a `placement` (where it went).
 // Models no concept; it is plain data.
@@ -11,10 +11,10 @@
 
 namespace gca {
 
-/// The memory a tensor lives in. Values are the seed's `Type` immediates.
+/// The memory a tensor lives in. Values are the Neuron allocator's `Type` immediates.
 enum class memory_type : std::uint8_t { sb = 0, psum = 1, dram = 2, reg = 3 };
 
-/// Which DRAM address space (meaningful for dram only). Values are the seed's `MemoryAddressSpace`.
+/// Which DRAM address space (meaningful for dram only). Values are the Neuron allocator's `MemoryAddressSpace`.
 enum class address_space : std::uint8_t { local = 0, shared = 1, debug = 2 };
 
 /// input: holds a value at function entry; output: must hold its final value at exit.
@@ -53,7 +53,7 @@ constexpr std::string_view to_string(memory_type m) noexcept {
   return "?";
 }
 
-/// The name the seed's log lines use for a space ("allocating SB", "spilling from PSUM ...").
+/// The name the Neuron allocator's log lines use for a space ("allocating SB", "spilling from PSUM ...").
 constexpr std::string_view log_name(memory_type m) noexcept {
   switch (m) {
     case memory_type::sb: return "SB";

@@ -1,4 +1,4 @@
-// gca/ir/validate.hpp — the target rules every tensor must obey (CONTRACT.md section 5).
+// gca/ir/validate.hpp — the target rules every tensor must obey (docs/HARDWARE.md section 5).
 //
 // Provides `tensor_problem` (the first rule a tensor breaks, as a message, or nothing), the start-
 // partition rule shared with the SB/PSUM geometries and the verifier, and `validate(module)`, which

@@ -12,7 +12,7 @@
 //   flattened_loops  the with-loop family (flattern_loop): the loop's point is followed, in place, by
 //                    its body's points, recursively for nested loops.
 //
-// As in the seed, linearization does not number the points: `renumber_locations()` walks the chain and
+// As in the Neuron allocator, linearization does not number the points: `renumber_locations()` walks the chain and
 // gives dense ids (1..N; 0 is function entry and N+1 function exit).
 #pragma once
 
@@ -121,7 +121,7 @@ class linearized_function {
   chain_list& chain() noexcept { return chain_; }  // for spill code: edit nodes, not the list
   std::size_t points() const noexcept { return points_; }
 
-  /// Dense ids 1..N in chain order (the seed's renumber_locations). Returns N.
+  /// Dense ids 1..N in chain order (the Neuron allocator's renumber_locations). Returns N.
   std::size_t renumber_locations() {
     program_point p = 0;
     for (chain_node& n : chain_) n.point = ++p;
@@ -218,7 +218,7 @@ class linearized_function {
   std::vector<std::uint8_t> tied_;  // per tensor of work_: see tied()
 };
 
-/// The seed's Rep::linearize: build the chain under policy L.
+/// the Neuron allocator's Rep::linearize: build the chain under policy L.
 template <LinearizationPolicy L>
 linearized_function linearize(const function& f, L policy = {}) {
   return linearized_function::make(f, policy);

@@ -1,9 +1,9 @@
-// gca/linearize/static_check.hpp — the seed's "linearize and check": use-before-def and dead defs.
+// gca/linearize/static_check.hpp — the Neuron allocator's "linearize and check": use-before-def and dead defs.
 //
 // Provides `static_check(function)`: the names read before any definition, and the names with a
 // definition no read can see (output tensors are exempt: the caller reads them). Reads inside a loop
 // body also see definitions made later in the body by the previous iteration (when the loop runs more
-// than once) and definitions made before the loop. Reported with the seed's wording:
+// than once) and definitions made before the loop. Reported with the Neuron allocator's wording:
 //   Bad input file - failed static checks.
 //   <N> names were undefined at use point
 //   <N> names were unused at definition point
@@ -32,7 +32,7 @@ struct static_check_report {
   std::vector<name_diagnostic> unused;     // one per name, at its first dead definition
   bool ok() const noexcept { return undefined.empty() && unused.empty(); }
 
-  /// The seed's lines, then one `FILE:LINE: %name ...` line per offending name.
+  /// the Neuron allocator's lines, then one `FILE:LINE: %name ...` line per offending name.
   std::string message(const function& f, const std::string& file = "<input>") const {
     std::ostringstream os;
     if (ok()) return {};

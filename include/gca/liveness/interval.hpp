@@ -1,7 +1,8 @@
 // gca/liveness/interval.hpp — half-open intervals of program points, the unit of every live range.
 //
 // Provides `interval` ([begin, end), half-open: a value written at point p and last read at point q
-// occupies [p, q + 1)), and `live_range`, a sorted list of disjoint intervals. Plain data, no concept.
+// occupies [p, q + 1)); a live range is a sorted vector of disjoint intervals (liveness/live_ranges.hpp).
+// Plain data, no concept.
 #pragma once
 
 #include <algorithm>

@@ -1,6 +1,6 @@
 // gca/liveness/live_ranges.hpp — webs and their live ranges over a linearized function.
 //
-// Provides `analyze_liveness(lf)`, the seed's find_first_defs / find_last_uses / find_loads /
+// Provides `analyze_liveness(lf)`, the Neuron allocator's find_first_defs / find_last_uses / find_loads /
 // memloc_split / live_range phases in one linear pass: every operand slot of the chain becomes a read
 // or write event at its point; the writes that reach a common read are united into one *web* (the unit
 // the colorers place: a tensor redefined after its old value died is two webs that can live apart);
@@ -9,7 +9,7 @@
 // Points: 0 is function entry (inputs are written there), 1..N the chain, N+1 function exit (outputs
 // are read there). A read at point p and a write at point p: the read happens first; the written
 // value occupies [p, last read + 1), so an input dying at p and an output born at p overlap at p —
-// gca never lets an output share memory with an input of the same instruction (CONTRACT.md section 6).
+// gca never lets an output share memory with an input of the same instruction (docs/HARDWARE.md section 6).
 //
 // Loops (flattened chains only; an opaque loop is a single point): a read whose value comes from
 // before its loop, or from the previous iteration, makes the value live over the WHOLE loop span, as

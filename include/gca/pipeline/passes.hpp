@@ -2,11 +2,11 @@
 // besides the allocators.
 //
 // Provides `backend_pass` (a named, type-erased step over a module), `pass_registry` (name -> factory
-// `std::function<backend_pass(const pass_options&)>`, the seed's GeneratorRegistration), the run-time
+// `std::function<backend_pass(const pass_options&)>`, the Neuron allocator's GeneratorRegistration), the run-time
 // constructor `make_coloring_allocator(Type, post_lnk, from, to)` that rejects a tuple breaking an
 // invariant with its error code, and gca's own non-allocator passes: memory analysis, bir_linker,
 // sync_shared_allocations, report_stats. `default_registry()` registers all of them. An unregistered name
-// is the seed's error: "Backend pass: <name> is not registered!".
+// is the Neuron allocator's error: "Backend pass: <name> is not registered!".
 #pragma once
 
 #include <algorithm>
@@ -30,7 +30,7 @@ namespace gca {
 /// What every pass factory gets: allocator options and where log lines go (nullptr: silent).
 struct pass_options {
   allocator_options alloc;
-  std::ostream* log = nullptr;  // the seed's log lines (`gca-alloc -v`)
+  std::ostream* log = nullptr;  // the Neuron allocator's log lines (`gca-alloc -v`)
 };
 
 /// One step of a pipeline. `run` edits the module in place or throws (leaving it unchanged).
@@ -78,9 +78,9 @@ backend_pass wrap_allocator(std::string name, const pass_options& opt) {
 
 }  // namespace detail
 
-/// The seed's constructor called with a tuple built at run time (a registry, a config file). A tuple
+/// the Neuron allocator's constructor called with a tuple built at run time (a registry, a config file). A tuple
 /// that breaks an invariant is an input_error carrying the code; to_space other than Local is refused
-/// (no registration exercises it and its meaning is unknown, CONTRACT.md section 1).
+/// (no registration exercises it and its meaning is unknown, docs/HARDWARE.md section 1).
 inline backend_pass make_coloring_allocator(memory_type type, bool post_link, address_space from,
                                             address_space to, const pass_options& opt = {}) {
   if (const int code = invariant_violation(type, post_link, from); code != 0)

@@ -1,7 +1,7 @@
 // gca/pipeline/pipeline.hpp — the pass schedules of each optimization level, and the pass manager.
 //
 // Provides `build_pipeline(config)` (the pre-codegen builder: optlevels 1, 2, 3 and 6 of the coloring
-// family, in the exact order of CONTRACT.md section 2, with the --disable-dram-allocation,
+// family, in the exact order of docs/HARDWARE.md section 2, with the --disable-dram-allocation,
 // --disable-dram-rotation and --memory-analysis-after gates), `build_post_link_pipeline()` (the low-level
 // builder that runs after bir_linker), and `run_pipeline`, which runs a schedule through a registry.
 // Names gca does not implement are the registry's error, or, when the caller asks for it, skipped with a
@@ -28,16 +28,16 @@ struct pipeline_config {
   std::set<std::string> memory_analysis_after{};  // --memory-analysis-after PASS,...
 };
 
-/// The pre-codegen schedule of `cfg` (the seed's sub_80A6E0 at optlevel 1/2/3; sub_807EF0 at 6).
+/// The pre-codegen schedule of `cfg` (the Neuron allocator's sub_80A6E0 at optlevel 1/2/3; sub_807EF0 at 6).
 inline std::vector<std::string> build_pipeline(const pipeline_config& cfg) {
-  // The seed names the linear-scan family (`lsa`) but not its passes: gca runs the same schedule with
+  // The Neuron compiler names the linear-scan family (`lsa`) but not its passes: gca runs the same schedule with
   // each allocator's engine switched to linear scan (allocator_options::engine, set by the caller).
   if (cfg.allocator != "coloring" && cfg.allocator != "lsa")
     throw input_error("--allocator " + cfg.allocator + ": unknown allocator family (known: coloring, lsa)");
   const int o = cfg.optlevel;
-  if (o == 4 || o == 5) throw input_error("optlevel " + std::to_string(o) + " is not described by the seed");
+  if (o == 4 || o == 5) throw input_error("optlevel " + std::to_string(o) + " is not defined (the Neuron compiler describes optlevels 1, 2, 3, 6 and 7)");
   if (o < 1 || o > 7) throw input_error("optlevel " + std::to_string(o) + " does not exist (use 1, 2, 3, 6 or 7)");
-  // Optlevel 7 (the seed's SMT allocation plane, `--smt-allocation`): the -O2 schedule; its allocators
+  // Optlevel 7 (the Neuron allocator's SMT allocation plane, `--smt-allocation`): the -O2 schedule; its allocators
   // place SB and PSUM with the exact search first and color only as a fallback
   // (allocator_options::search.primary, set by the caller: gca-alloc does it for -O7).
   std::vector<std::string> s;

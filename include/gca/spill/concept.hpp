@@ -2,8 +2,8 @@
 // unplaced, and the bookkeeping every model shares.
 //
 // Models (catalogue):
-//   no_spill            (spill/no_spill.hpp)        never spills: an unplaced web ends the allocation.
-//   spill_to_next_tier  (spill/spill_to_next_tier.hpp)  the seed's fixpoint: spill code into the next memory
+//   no_spill            (this header)               never spills: an unplaced web ends the allocation.
+//   spill_to_next_tier  (spill/spill_to_next_tier.hpp)  the Neuron allocator's fixpoint: spill code into the next memory
 //                       of the hierarchy (PSUM -> SB -> DRAM), reload before reads, color again.
 #pragma once
 
@@ -24,9 +24,9 @@ namespace gca {
 /// What the fixpoint carries from one iteration to the next, and what it reports at the end.
 struct spill_state {
   std::vector<std::uint8_t> no_spill;  // per tensor of lf.work(): a reload/spill temporary, never spilled again
-  std::size_t spilled_webs = 0;        // webs spilled (the seed's "number of tensors spilled")
+  std::size_t spilled_webs = 0;        // webs spilled (the Neuron allocator's "number of tensors spilled")
   std::uint64_t spilled_bytes = 0;     // bytes per partition of the spilled webs' tensors
-  std::uint64_t cycles = 0;            // estimated DMA cycles of the inserted code (docs/SPILL.md model)
+  std::uint64_t cycles = 0;            // estimated DMA cycles of the inserted code (the cost model of docs/ALLOCATOR.md section 4)
   std::size_t reloads = 0;             // reload (or re-load) instructions inserted
   std::size_t stores = 0;              // spill instructions inserted
   std::vector<std::string> spilled;    // names of spilled tensors, in spill order

@@ -1,10 +1,10 @@
-// gca/spill/fixpoint.hpp — the per-space colorer: the seed's *_Allocator::allocate with its spill fixpoint.
+// gca/spill/fixpoint.hpp — the per-space colorer: the Neuron allocator's *_Allocator::allocate with its spill fixpoint.
 //
 // Provides `allocate_space`: color one memory of a linearized function; while select leaves webs
 // unplaced, let the SpillPolicy insert spill code (a larger function) and color again. The loop ends on
 // data, not on a count: when an attempt places everything (commit), or when the policy says spilling can't
-// help (failure, with the seed's message and the tensors named). The only other way out is the
-// wall-clock watchdog, which throws timeout_error ("GCA is taking too long"). The figures the seed logs
+// help (failure, with the Neuron allocator's message and the tensors named). The only other way out is the
+// wall-clock watchdog, which throws timeout_error ("GCA is taking too long"). The figures the Neuron allocator logs
 // are returned in a `space_report` and sent to the Observer.
 //
 //   restart:  renumber_locations, liveness (partners, first defs, last uses, loads, memloc_split,
@@ -49,7 +49,7 @@ struct space_report {
   bool ok = false;
   std::string error;              // the failure message (empty when ok)
   std::vector<std::string> unplaceable;  // tensors named by the failure
-  std::size_t iterations = 0;     // attempts made (the seed's "Number of iterations in SB spills do loop")
+  std::size_t iterations = 0;     // attempts made (the Neuron allocator's "Number of iterations in SB spills do loop")
   std::string heuristic;          // best-of-n winner of the last attempt
   std::uint64_t peak = 0;         // the score: highest end in the space's linear measure
   std::size_t nodes = 0;          // graph nodes in the last attempt
@@ -62,7 +62,7 @@ struct space_report {
   std::string search_outcome;          // optlevel 7: the search's answer for the spill-free placement
 };
 
-/// The message when spilling can't help (CONTRACT.md section 3), with the tensors named.
+/// The message when spilling can't help (docs/HARDWARE.md section 3), with the tensors named.
 inline std::string cant_help_message(memory_type m, const std::vector<std::string>& names) {
   std::string s = "couldn't allocate every tensor in " + std::string(log_name(m)) + " and spilling can't help";
   if (!names.empty()) {
@@ -80,7 +80,7 @@ inline std::vector<tensor_id> unplaced_tensors(const space_attempt& a) {
   return who;
 }
 
-/// The message when allocation fails and no proof that spilling can't help exists (CONTRACT.md's "can't
+/// The message when allocation fails and no proof that spilling can't help exists (docs/HARDWARE.md's "can't
 /// help" is a promise: it is printed only with a proof).
 inline std::string gave_up_message(memory_type m, const std::vector<std::string>& names, std::uint64_t nodes) {
   std::string s = "couldn't allocate every tensor in " + std::string(log_name(m));

@@ -1,4 +1,4 @@
-// gca/spill/spill_to_next_tier.hpp — the seed's spill step: create_eintervals + insert_spill_code.
+// gca/spill/spill_to_next_tier.hpp — the Neuron allocator's spill step: create_eintervals + insert_spill_code.
 //
 // Provides `spill_to_next_tier`, a SpillPolicy (spill/concept.hpp). Victims: the webs live across an
 // over-full point (by area) if any; else, in SB and PSUM, the set the exact search chose
@@ -15,10 +15,10 @@
 //
 // A point that both reads and writes the web (a `+=`, an opaque loop that carries it) reloads before and
 // spills after, through one temporary. A web whose every write is a `load` of a tensor the function never
-// writes is not stored at all: its reads re-load from the source (the seed's find_loads). Temporaries are
+// writes is not stored at all: its reads re-load from the source (the Neuron allocator's find_loads). Temporaries are
 // never spilled again (spill_state::no_spill), so the fixpoint terminates.
 //
-// Cost model (docs/SPILL.md): an inserted move of B bytes at a point that runs W times (the product of
+// Cost model (docs/ALLOCATOR.md section 4): an inserted move of B bytes at a point that runs W times (the product of
 // the enclosing trip counts) costs W * ceil(B / target.dma_bytes_per_cycle) cycles.
 #pragma once
 
@@ -38,7 +38,7 @@
 
 namespace gca {
 
-/// The memory a space spills into, if any (CONTRACT.md section 6: PSUM -> SB -> DRAM; DRAM, REG: none).
+/// The memory a space spills into, if any (docs/HARDWARE.md section 6: PSUM -> SB -> DRAM; DRAM, REG: none).
 constexpr std::optional<memory_type> next_tier(memory_type m) noexcept {
   switch (m) {
     case memory_type::psum: return memory_type::sb;

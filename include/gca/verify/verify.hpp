@@ -79,7 +79,7 @@ struct verify_options {
                                 // loop-carried hazard; 3 is a margin). 0 is taken as 1.
   bool linked = false;          // after the post-link step: DRAM of different functions shares one space
   bool allow_in_place = false;  // let an output overlap an input of its own instruction (a target
-                                // property; CONTRACT.md section 6 asks for conservative by default)
+                                // property; docs/HARDWARE.md section 6 asks for conservative by default)
   std::uint64_t max_steps = std::uint64_t{1} << 22;  // simulated instructions per function before loops
                                                      // (outermost first) are cut down to one iteration
 };

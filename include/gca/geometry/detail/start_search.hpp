@@ -127,7 +127,7 @@ inline std::optional<start_choice> pick_start(std::span<const start_range> domai
   return best;
 }
 
-/// The start-partition rule of SBUF and PSUM (CONTRACT.md section 5): an extent of more than 64
+/// The start-partition rule of SBUF and PSUM (docs/HARDWARE.md section 5): an extent of more than 64
 /// partitions starts at 0; 33..64 at 0 or 64; 1..32 at 0, 32, 64 or 96 — filtered by the partitions the
 /// memory has. Returns the starts in increasing order and how many there are.
 struct partition_starts {
