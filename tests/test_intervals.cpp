@@ -6,6 +6,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <optional>
@@ -24,6 +25,7 @@
 #include <gca/graph/interference.hpp>
 #include <gca/graph/interval_index.hpp>
 #include <gca/io/dsa_csv.hpp>
+#include <gca/watchdog.hpp>
 
 #include "../benchmarks/dsa_baseline.hpp"
 
@@ -341,4 +343,23 @@ TEST_CASE("peak repack: a hand-checked trace where it reaches max-live") {
   const improve_stats again = improve_peak(ip, geometry_ref(geom), r, max_live(p));
   CHECK(again.trials == 0);
   CHECK(r.peak == 9);
+}
+
+TEST_CASE("watchdog: a caller's deadline stops the interval colorer inside its placement loop") {
+  // A dense trace of a few thousand buffers: its placement loop ticks the watchdog (gca/watchdog.hpp)
+  // 16 units per buffer, so under a deadline already past the clock is read after 256 buffers and the
+  // colorer throws; outside a scope the same problem colors.
+  const dsa_problem p = dense_trace(7, 400, 3);
+  REQUIRE(p.buffers.size() > 1000);
+  const live_range_table live = to_live_ranges(p);
+  const interval_index idx(live);
+  std::vector<extent> ex;
+  for (const dsa_buffer& b : p.buffers) ex.push_back({1, b.size});
+  const interval_problem ip{.live = live, .index = idx, .extents = ex};
+  const linear_dram geom(unbounded, 1);
+  {
+    const watchdog_scope scope(std::chrono::steady_clock::now() - std::chrono::seconds(1));
+    CHECK_THROWS_WITH_AS(color_intervals(ip, geom, 1), "GCA is taking too long", timeout_error);
+  }
+  CHECK(color_intervals(ip, geom, 1).complete());
 }

@@ -5,6 +5,7 @@
 // overlaps.
 #include <doctest/doctest.h>
 
+#include <chrono>
 #include <cstdint>
 #include <optional>
 #include <random>
@@ -15,6 +16,7 @@
 #include <gca/geometry/rect_layout.hpp>
 #include <gca/geometry/scratchpad_2d.hpp>
 #include <gca/graph/interference.hpp>
+#include <gca/watchdog.hpp>
 
 using namespace gca;
 
@@ -151,6 +153,31 @@ TEST_CASE("place_search: hand-checked proofs and finds") {
     const place_result r = place_search({t.ranges, t.ext, t.pins}, sb, search_limits{1});
     CHECK(r.status == search_status::gave_up);
   }
+}
+
+TEST_CASE("watchdog: a caller's deadline stops the placement search inside its node loop") {
+  // The search ticks the watchdog (gca/watchdog.hpp) 16 units per node, so the clock is read every 256
+  // nodes. The first seeded random problem that takes the search past 1024 nodes without a deadline must
+  // throw timeout_error under a deadline already past; its own budget (a result: gave_up) is separate.
+  const scratchpad_2d sb(128, 100, 1);
+  const std::uint32_t parts[] = {16, 32, 33, 64, 65, 96, 128};
+  bool tried = false;
+  for (std::uint64_t seed = 1; seed <= 400 && !tried; ++seed) {
+    std::mt19937_64 rng(seed);
+    tiny t;
+    for (int k = 0; k < 16; ++k) {
+      const program_point b = static_cast<program_point>(rng() % 5);
+      t.add({b, b + 1 + static_cast<program_point>(rng() % 3)}, {parts[rng() % 7], 10 + rng() % 51});
+    }
+    const place_result r = place_search({t.ranges, t.ext, t.pins}, sb, search_limits{200000});
+    if (r.nodes < 1024) continue;
+    tried = true;
+    CAPTURE(seed);
+    const watchdog_scope scope(std::chrono::steady_clock::now() - std::chrono::seconds(1));
+    CHECK_THROWS_WITH_AS(place_search({t.ranges, t.ext, t.pins}, sb, search_limits{200000}), "GCA is taking too long",
+                         timeout_error);
+  }
+  CHECK(tried);
 }
 
 TEST_CASE("place_search: agrees with exhaustive enumeration on random tiny problems") {

@@ -49,6 +49,7 @@
 #include <gca/geometry/detail/start_search.hpp>
 #include <gca/graph/interval_index.hpp>
 #include <gca/ir/types.hpp>
+#include <gca/watchdog.hpp>
 
 namespace gca {
 
@@ -467,6 +468,7 @@ inline std::vector<unplaced_node> place_in_order(const interval_problem& p, geom
   std::vector<unplaced_node> out;
   if (!linear_memory(geom)) {
     for (node_id v : nodes) {
+      watchdog_tick(16);
       placements[v] = geom.select(p.extents[v], placed_meeting(p, v, placements, scratch), h);
       if (!placements[v]) out.push_back({v, unplaced_reason::no_free_position});
     }
@@ -478,6 +480,7 @@ inline std::vector<unplaced_node> place_in_order(const interval_problem& p, geom
   std::vector<start_range> blocked;
   std::vector<occupancy::range> used;
   for (node_id v : nodes) {
+    watchdog_tick(16);  // the watchdog (gca/watchdog.hpp): a placement walks the ranges it meets
     const extent& e = p.extents[v];
     std::optional<start_choice> c;
     if (geom.fits(e) && h == select_heuristic::first_fit) {

@@ -62,6 +62,7 @@
 #include <gca/geometry/rect_layout.hpp>
 #include <gca/graph/interference.hpp>
 #include <gca/ir/types.hpp>
+#include <gca/watchdog.hpp>
 
 namespace gca {
 
@@ -422,6 +423,7 @@ class place_searcher {
       }
       if (r.nodes >= lim_.max_nodes) return search_status::gave_up;
       if ((r.nodes & 255) == 0 && std::chrono::steady_clock::now() > lim_.deadline) return search_status::gave_up;
+      watchdog_tick(16);  // a caller's watchdog (gca/watchdog.hpp) throws here: the clock every 256 nodes
       const child c = top.children[top.next++];
       top.placed = c.v;
       place(c);
