@@ -6,27 +6,33 @@
 #   one allocator      benchmarks/compile_time/one_allocator.cpp   (parser + coloring_allocator_sb)
 #   the eight          benchmarks/compile_time/eight_allocators.cpp (+ the with-loop driver)
 #   quick_start        examples/quick_start.cpp (+ pipelines and the verifier)
+# Each is also compiled in the compiled mode (-DGCA_COMPILED, include/gca/compiled.hpp: the standard
+# allocators' instantiations come from the gca_compiled library, whose one file is measured last).
 # Usage: scripts/compile-time.sh [BASE_REV [RUNS]]   (default: BASE_REV = HEAD, RUNS = 3; medians)
-# Prints a markdown table: TU, base s, now s, ratio now/base, now peak MB.
+# Prints a markdown table: TU, base s, now s, ratio now/base, now peak MB, compiled-mode s and MB.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 base=${1:-HEAD}; runs=${2:-3}
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 git archive "$base" include | tar -xf - -C "$tmp"   # the baseline's headers
 cxx=${CXX:-g++}
-measure() {  # measure INCLUDE_DIR TU -> "median_cpu_seconds peak_mb"
-  local i out; : > "$tmp/times"
+measure() {  # measure INCLUDE_DIR TU [FLAG] -> "median_cpu_seconds peak_mb"
+  local i; : > "$tmp/times"
   for ((i = 0; i < runs; ++i)); do
-    /usr/bin/time -f "%U %S %M" -o "$tmp/t" "$cxx" -std=c++20 -O2 -I"$1" -c "$2" -o "$tmp/x.o"
+    /usr/bin/time -f "%U %S %M" -o "$tmp/t" "$cxx" -std=c++20 -O2 ${3:-} -I"$1" -c "$2" -o "$tmp/x.o"
     awk '{printf "%.2f %d\n", $1 + $2, $3 / 1024}' "$tmp/t" >> "$tmp/times"
   done
   sort -n "$tmp/times" | awk -v n="$runs" 'NR == int((n + 1) / 2) {print}'
 }
-echo "| translation unit | base ($base) s | now s | now / base | now peak MB |"
-echo "|---|---:|---:|---:|---:|"
+echo "| translation unit | base ($base) s | now s | now / base | now peak MB | compiled mode s | compiled mode MB |"
+echo "|---|---:|---:|---:|---:|---:|---:|"
 for tu in benchmarks/compile_time/include_only.cpp benchmarks/compile_time/one_allocator.cpp \
           benchmarks/compile_time/eight_allocators.cpp examples/quick_start.cpp; do
   read -r b _ < <(measure "$tmp/include" "$tu")
   read -r n mb < <(measure include "$tu")
-  awk -v t="$(basename "$tu" .cpp)" -v b="$b" -v n="$n" -v mb="$mb" 'BEGIN {printf "| %s | %s | %s | %.2f | %s |\n", t, b, n, n / b, mb}'
+  read -r c cmb < <(measure include "$tu" -DGCA_COMPILED)
+  awk -v t="$(basename "$tu" .cpp)" -v b="$b" -v n="$n" -v mb="$mb" -v c="$c" -v cmb="$cmb" \
+    'BEGIN {printf "| %s | %s | %s | %.2f | %s | %s | %s |\n", t, b, n, n / b, mb, c, cmb}'
 done
+read -r l lmb < <(measure include include/gca/compiled.cpp)
+echo "| (the gca_compiled library, once per build) | | | | | $l | $lmb |"

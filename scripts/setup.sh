@@ -7,7 +7,7 @@
 # Idempotent: re-running only rebuilds what changed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-pkgs="meson ninja-build cmake pkg-config g++ clang libboost-graph-dev libboost-dev doctest-dev libbenchmark-dev libclang-rt-14-dev"
+pkgs="meson ninja-build cmake pkg-config time g++ clang libboost-graph-dev libboost-dev doctest-dev libbenchmark-dev libclang-rt-14-dev"
 missing=""
 for p in $pkgs; do dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"; done
 if [ -n "$missing" ]; then

@@ -426,3 +426,8 @@ class basic_coloring_allocator_with_loop {
 using coloring_allocator_with_loop = basic_coloring_allocator_with_loop<>;
 
 }  // namespace gca
+
+// Compiled mode (gca/compiled.hpp): the standard instantiations come from the gca_compiled library.
+#ifdef GCA_COMPILED
+#include <gca/compiled.hpp>
+#endif
