@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <sstream>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include <gca/gca.hpp>
@@ -341,6 +342,57 @@ function f core=0 {
                                      "PSUM and spilling can't help (%p") == 0);
   }
   CHECK(gca::print(acc) == acc_before);
+}
+
+TEST_CASE("the README's policy example: SB with flattened loops and no spilling, instantiated and run") {
+  // README ("Policies are compile-time parameters") names this instantiation; it must compile and do
+  // what it says: place what fits, and, where only a spill would help, refuse with the module unchanged.
+  using sb_flat_no_spill = gca::coloring_allocator<gca::memory_type::sb, false, gca::address_space::local,
+                                                   gca::address_space::local, gca::flattened_loops, gca::no_spill>;
+  static_assert(std::is_same_v<sb_flat_no_spill::linearization, gca::flattened_loops>);
+  static_assert(std::is_same_v<sb_flat_no_spill::spill_policy, gca::no_spill>);
+  const char* fits = R"(module m target=trn2
+function f core=0 {
+  tensor %x : dram 64 input
+  tensor %y : dram 64 output
+  tensor %a : sb 128x80000
+  tensor %b : sb 128x80000
+  %a = exp %x
+  loop i 4 {
+    %b = inc %a
+  }
+  %y = add %b
+}
+)";
+  gca::module m = gca::parse(fits);
+  const gca::module original = m;
+  const gca::pass_report rep = sb_flat_no_spill{}.run(m);
+  REQUIRE(rep.functions.size() == 1);
+  CHECK(rep.functions[0].second.spills.spilled_webs == 0);
+  for (const gca::tensor& t : m.functions[0].tensors)
+    if (t.memory == gca::memory_type::sb) CHECK(t.at.has_value());
+  REQUIRE(gca::coloring_allocator_dram{}.run(m).functions.size() == 1);
+  require_verified(original, m, false);
+  // The spill fixpoint's example kernel above needs one spill: without a spill policy it is refused.
+  gca::module tight = gca::parse(R"(module m target=trn2
+function f core=0 {
+  tensor %x : dram 64 input
+  tensor %y : dram 64 output
+  tensor %a : sb 128x80000
+  tensor %b : sb 128x80000
+  tensor %c : sb 128x80000
+  tensor %d : sb 128x4
+  %a = exp %x
+  %b = load %x
+  %c = inc %b
+  %d = inc %c
+  %y = add %a, %d
+}
+)");
+  const std::string before = gca::print(tight);
+  CHECK_THROWS_AS(sb_flat_no_spill{}.run(tight), gca::allocation_error);
+  CHECK(gca::print(tight) == before);
+  gca::coloring_allocator_sb{}.run(tight);  // the default policy spills %a and places everything
 }
 
 TEST_CASE("watchdog: a deadline in the past stops the colorer with the Neuron allocator's message") {
