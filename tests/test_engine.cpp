@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <limits>
 #include <optional>
@@ -11,6 +12,7 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <string_view>
 #include <tuple>
 #include <utility>
 #include <vector>
@@ -21,12 +23,16 @@
 #include <gca/geometry/concept.hpp>
 #include <gca/geometry/linear_dram.hpp>
 #include <gca/geometry/psum_banks.hpp>
+#include <gca/geometry/rect_layout.hpp>
 #include <gca/geometry/registers.hpp>
 #include <gca/geometry/scratchpad_2d.hpp>
 #include <gca/graph/interference.hpp>
 #include <gca/io/dimacs.hpp>
 #include <gca/io/dsa_csv.hpp>
 #include <gca/ir/target.hpp>
+#include <gca/linearize/linearize.hpp>
+#include <gca/spill/concept.hpp>
+#include <gca/spill/spill_to_next_tier.hpp>
 
 #include "../benchmarks/dsa_baseline.hpp"
 
@@ -58,6 +64,29 @@ struct no_select {
 static_assert(!GeometryPolicy<no_select>);
 static_assert(GeometryPolicy<linear_dram> && GeometryPolicy<scratchpad_2d> && GeometryPolicy<psum_banks> &&
               GeometryPolicy<registers>);
+
+// Near misses of the other concepts: each type lacks one requirement, or has it with the wrong type.
+struct spill_returns_bool {  // `spill` must return the number of webs spilled, not whether it spilled
+  static constexpr std::string_view name = "near-miss";
+  bool spill(linearized_function&, const space_attempt&, const space_filter&, const target&, spill_state&) const {
+    return false;
+  }
+};
+struct spill_without_name {
+  std::size_t spill(linearized_function&, const space_attempt&, const space_filter&, const target&,
+                    spill_state&) const {
+    return 0;
+  }
+};
+static_assert(!SpillPolicy<spill_returns_bool> && !SpillPolicy<spill_without_name>);
+static_assert(SpillPolicy<no_spill> && SpillPolicy<spill_to_next_tier>);
+struct linearization_without_flag {
+  static constexpr std::string_view name = "near-miss";
+};
+static_assert(!LinearizationPolicy<linearization_without_flag>);
+static_assert(LinearizationPolicy<opaque_loops> && LinearizationPolicy<flattened_loops>);
+// A linear memory is a GeometryPolicy but has no rectangle layout: the 2-D search does not take it.
+static_assert(!RectangleGeometry<linear_dram> && !RectangleGeometry<registers>);
 
 }  // namespace
 
