@@ -224,6 +224,12 @@ int main(int argc, char** argv) {
     return 1;
   }
   const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  if (c.verbose && popt.alloc.cache) {  // what the passes shared (pass_cache, engine/space_colorer.hpp)
+    const auto n = popt.alloc.cache->liveness.count();
+    const auto d = popt.alloc.cache->interval_counts();
+    std::cerr << "shared: liveness computed " << n.computed << " times, reused " << n.reused
+              << " times; DRAM interval colorings computed " << d.computed << ", reused " << d.reused << '\n';
+  }
 
   int status = 0;
   if (c.verify) {

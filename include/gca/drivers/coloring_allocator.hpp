@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <chrono>
 #include <exception>
+#include <memory>
 #include <thread>
 #include <type_traits>
 #include <cstdint>
@@ -48,6 +49,10 @@ struct allocator_options {
                          // once, and the best-of-n variants of a space when there are fewer functions
   engine_kind engine = engine_kind::chaitin_briggs;  // --allocator lsa: engine_kind::linear_scan
   search_options search;  // the exact SB/PSUM placement search (spill/place_or_prove.hpp); -O7: primary
+  // Shared by the passes made from these options (copies share it): a pass reuses the liveness and the
+  // DRAM answers an earlier one computed on the same program and problem (pass_cache in
+  // engine/space_colorer.hpp; the results are the same). nullptr: every pass computes everything.
+  std::shared_ptr<pass_cache> cache = std::make_shared<pass_cache>();
 };
 
 /// What one allocator pass did: one space_report per function it colored (module-level passes: one).
@@ -172,7 +177,7 @@ void allocate_functions(module& m, pass_report& rep, space_filter filter, bool p
   const unsigned variant_threads = std::max(1u, hw / std::max(1u, threads));
   auto one = [&](std::size_t k, auto& observer) {
     try {
-      space_options so{opt.variants, deadline, {}, opt.engine, variant_threads, opt.search};
+      space_options so{opt.variants, deadline, {}, opt.engine, variant_threads, opt.search, opt.cache.get()};
       if (post_link) so.blockers = dram_blockers(work, k);
       linearized_function lf = linearize(work.functions[k], Linearization{});
       space_report r = allocate_space(lf, m.tgt, filter, geom, spill, observer, so);
@@ -399,7 +404,8 @@ class basic_coloring_allocator_with_loop {
     rep.pass = std::string(pass_name);
     const auto deadline = detail::deadline_after(opt_.timeout_seconds);
     module work = m;
-    const space_options so{opt_.variants, deadline, {}, opt_.engine, detail::thread_count(opt_.threads), opt_.search};
+    const space_options so{opt_.variants, deadline, {}, opt_.engine, detail::thread_count(opt_.threads), opt_.search,
+                           opt_.cache.get()};
     for (function& f : work.functions) {
       linearized_function lf = linearize(f, flattened_loops{});
       space_report p = allocate_space(lf, m.tgt, space_filter{memory_type::psum, address_space::local},
