@@ -186,7 +186,8 @@ int main(int argc, char** argv) {
     return 0;
   }
 
-  const gca::module original = m;  // --verify checks the allocation against it (the two-program form)
+  // --verify checks the allocation against the original (the two-program form); copied only then.
+  const gca::module original = c.verify ? m : gca::module{};
   gca::pass_options popt;
   popt.alloc.timeout_seconds = c.timeout;
   popt.alloc.threads = c.threads;
