@@ -810,7 +810,9 @@ TEST_CASE("pass cache: shared liveness and DRAM answers give the allocation comp
         CHECK(answers.reused == 2);  // the local DRAM problem is the same before and twice after linking
         CHECK(answers.computed == 2);  // local, and debug (every node fixed)
       }
-      if (name == "nested 1500 x 2") CHECK(answers.computed > 2);  // after linking each core sees the other
+      // Two cores: local and debug of each core at least (after linking, a core's problem holds the other
+      // core's bytes, so what is reused there depends on the order; the bytes are checked above).
+      if (name == "nested 1500 x 2") CHECK(answers.computed >= 4);
     }
 }
 
