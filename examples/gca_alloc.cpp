@@ -186,7 +186,8 @@ int main(int argc, char** argv) {
     return 0;
   }
 
-  const gca::module original = m;  // --verify checks the allocation against it (the two-program form)
+  // --verify checks the allocation against the original (the two-program form); copied only then.
+  const gca::module original = c.verify ? m : gca::module{};
   gca::pass_options popt;
   popt.alloc.timeout_seconds = c.timeout;
   popt.alloc.threads = c.threads;
@@ -224,6 +225,12 @@ int main(int argc, char** argv) {
     return 1;
   }
   const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  if (c.verbose && popt.alloc.cache) {  // what the passes shared (pass_cache, engine/space_colorer.hpp)
+    const auto n = popt.alloc.cache->liveness.count();
+    const auto d = popt.alloc.cache->interval_counts();
+    std::cerr << "shared: liveness computed " << n.computed << " times, reused " << n.reused
+              << " times; DRAM interval colorings computed " << d.computed << ", reused " << d.reused << '\n';
+  }
 
   int status = 0;
   if (c.verify) {

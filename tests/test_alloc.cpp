@@ -780,3 +780,173 @@ function f core=0 {
   REQUIRE(color_one(m, gca::memory_type::dram).ok);
   require_verified(original, m, false);
 }
+
+namespace {
+
+/// Every field of two liveness results, for the cache tests.
+bool same_liveness(const gca::liveness& a, const gca::liveness& b) {
+  if (a.points != b.points || a.webs.size() != b.webs.size() || a.range_begin != b.range_begin ||
+      a.ranges != b.ranges || a.slot_web != b.slot_web || a.slot_point != b.slot_point)
+    return false;
+  for (std::size_t w = 0; w < a.webs.size(); ++w) {
+    const gca::web &x = a.webs[w], &y = b.webs[w];
+    if (x.tensor != y.tensor || x.first_def != y.first_def || x.last_use != y.last_use ||
+        x.spill_cost != y.spill_cost || x.defs != y.defs || x.uses != y.uses || x.accumulates != y.accumulates ||
+        x.live_in != y.live_in || x.live_out != y.live_out || x.load_source != y.load_source)
+      return false;
+  }
+  return true;
+}
+
+/// A kernel of `cores` functions, each saving `n` DRAM tensors one after the other and loading them back
+/// in reverse order: all n live at once, nested (n^2 / 2 pairs: the DRAM interval path past 1,449).
+std::string nested_dram_kernel(int n, int cores) {
+  std::ostringstream os;
+  os << "module nested target=trn2\n";
+  for (int c = 0; c < cores; ++c) {
+    os << "function core" << c << " core=" << c << " {\n  tensor %x : dram 4096 input\n  tensor %y : dram 4096 output\n"
+       << "  tensor %t : sb 128x64\n  tensor %u : sb 128x64\n";
+    for (int k = 0; k < n; ++k) os << "  tensor %s" << k << " : dram " << 64 * (1 + (k * 37 + c) % 50) << "\n";
+    os << "  %t = load %x\n";
+    for (int k = 0; k < n; ++k) os << "  %s" << k << " = store %t\n";
+    for (int k = n - 1; k >= 0; --k) os << "  %u = load %s" << k << "\n  %t = add %t, %u\n";
+    os << "  %y = store %t\n}\n";
+  }
+  return os.str();
+}
+
+}  // namespace
+
+TEST_CASE("pass cache: shared liveness and DRAM answers give the allocation computing them in every pass gives") {
+  std::vector<std::pair<std::string, gca::module>> kernels;
+  for (const char* name : {"two_core.gca", "attention.gca", "matmul.gca"})
+    kernels.emplace_back(name, gca::parse_file(std::string(GCA_SOURCE_DIR) + "/examples/kernels/" + name));
+  kernels.emplace_back("nested 1600 x 1", gca::parse(nested_dram_kernel(1600, 1)));
+  kernels.emplace_back("nested 1500 x 2", gca::parse(nested_dram_kernel(1500, 2)));
+  for (std::uint64_t seed = 1; seed <= 6; ++seed) {
+    gca::test::random_program_options o;
+    o.seed = seed;
+    o.functions = 1 + seed % 3;
+    o.pressure = seed % 2 ? 1.4 : 0.7;
+    kernels.emplace_back("random " + std::to_string(seed), gca::test::random_program(o));
+  }
+  for (const auto& [name, kernel] : kernels)
+    for (int level : {2, 6}) {
+      CAPTURE(name);
+      CAPTURE(level);
+      std::string printed[2];
+      gca::pass_cache::counts answers;
+      gca::liveness_cache::counts lives;
+      for (int shared = 0; shared < 2; ++shared) {
+        gca::module m = kernel;
+        gca::pass_options popt;
+        if (!shared) popt.alloc.cache = nullptr;
+        gca::pipeline_config cfg;
+        cfg.optlevel = level;
+        const gca::pass_registry reg = gca::default_registry();
+        try {
+          gca::run_pipeline(m, gca::build_pipeline(cfg), reg, popt, {true, nullptr});
+          gca::run_pipeline(m, gca::build_post_link_pipeline(), reg, popt, {true, nullptr});
+          printed[shared] = gca::print(m);
+        } catch (const gca::allocation_error& e) {
+          printed[shared] = e.what();
+        }
+        if (shared) {
+          answers = popt.alloc.cache->interval_counts();
+          lives = popt.alloc.cache->liveness.count();
+        }
+      }
+      CHECK(printed[0] == printed[1]);
+      CHECK(lives.reused > 0);  // at least the post-link passes of an unchanged program
+      if (name == "nested 1600 x 1") {
+        CHECK(answers.reused == 2);  // the local DRAM problem is the same before and twice after linking
+        CHECK(answers.computed == 2);  // local, and debug (every node fixed)
+      }
+      // Two cores: local and debug of each core at least (after linking, a core's problem holds the other
+      // core's bytes, so what is reused there depends on the order; the bytes are checked above).
+      if (name == "nested 1500 x 2") CHECK(answers.computed >= 4);
+    }
+}
+
+TEST_CASE("liveness cache: reused only for the program it was computed on") {
+  gca::module m = gca::parse(R"(module m target=trn2
+function f core=0 {
+  tensor %x : dram 64 input
+  tensor %y : dram 64 output
+  tensor %a : sb 1x64
+  tensor %d : dram 64
+  tensor %e : dram 64
+  %a = load %x
+  %d = store %a
+  %a = load %d
+  %d = store %a
+  %e = store %a
+  loop l 3 {
+    %a = load %e
+  }
+  %a = load %d
+  %y = store %a
+}
+)");
+  gca::liveness_cache cache;
+  // Takes the liveness of f through the cache, checks it against a fresh one, gives it back; returns
+  // whether it was reused.
+  auto take = [&](const gca::function& f) {
+    const gca::linearized_function lf = gca::linearize(f, gca::opaque_loops{});
+    const std::size_t before = cache.count().reused;
+    gca::liveness_key key;
+    gca::liveness lv = cache.take(lf, key);
+    CHECK(same_liveness(lv, gca::analyze_liveness(lf)));
+    cache.give_back(std::move(lv), std::move(key));
+    return cache.count().reused > before;
+  };
+  gca::function& f = m.functions[0];
+  CHECK_FALSE(take(f));
+  CHECK(take(f));  // unchanged
+  // %e has one web: placing it (kept whole from now on) changes nothing, nor does forgetting the place.
+  f.tensors[f.find_tensor("e")].at = gca::placement{0, 4096};
+  CHECK(take(f));
+  f.tensors[f.find_tensor("e")].at.reset();
+  CHECK(take(f));
+  // %d has two webs (stored twice, each value read after): placed, it is one web, so liveness changes.
+  const std::size_t webs = gca::analyze_liveness(gca::linearize(f, gca::opaque_loops{})).webs.size();
+  f.tensors[f.find_tensor("d")].at = gca::placement{0, 0};
+  CHECK_FALSE(take(f));
+  CHECK(gca::analyze_liveness(gca::linearize(f, gca::opaque_loops{})).webs.size() == webs - 1);
+  CHECK(take(f));
+  f.tensors[f.find_tensor("d")].at.reset();  // and back: two webs again
+  CHECK_FALSE(take(f));
+  // Edits of the program: an operand, a trip count, a size, an added tensor, an added instruction.
+  f.operands[f.insts.back().first_operand + 1] = f.find_tensor("e");
+  CHECK_FALSE(take(f));
+  CHECK(take(f));
+  for (gca::instruction& i : f.insts)
+    if (i.is_loop()) i.trips = 5;
+  CHECK_FALSE(take(f));
+  f.tensors[f.find_tensor("a")].shape.bytes = 128;
+  CHECK_FALSE(take(f));
+  f.tensors.push_back(f.tensors[f.find_tensor("e")]);
+  f.tensors.back().name = "e2";
+  CHECK_FALSE(take(f));
+  const gca::tensor_id e = f.find_tensor("e"), x = f.find_tensor("x");
+  f.add_instruction(gca::op::store, std::span(&e, 1), std::span(&x, 1));
+  CHECK_FALSE(take(f));
+  CHECK(take(f));
+  // Another function with the same program but another name has its own entry.
+  gca::function g = f;
+  g.name = "g";
+  CHECK_FALSE(take(g));
+  CHECK(take(f));
+  // Spill code: an instruction spliced into the chain changes the program the chain describes.
+  gca::linearized_function lf = gca::linearize(f, gca::opaque_loops{});
+  gca::function& w = lf.work();
+  w.insts.push_back(w.insts.front());
+  w.insts.back().end = static_cast<gca::inst_id>(w.insts.size());
+  lf.insert_after(lf.chain().front(), static_cast<gca::inst_id>(w.insts.size() - 1));
+  lf.renumber_locations();
+  gca::liveness_key key;
+  const std::size_t before = cache.count().reused;
+  const gca::liveness lv = cache.take(lf, key);
+  CHECK(cache.count().reused == before);
+  CHECK(same_liveness(lv, gca::analyze_liveness(lf)));
+}

@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <chrono>
 #include <exception>
+#include <memory>
 #include <thread>
 #include <type_traits>
 #include <cstdint>
@@ -48,6 +49,10 @@ struct allocator_options {
                          // once, and the best-of-n variants of a space when there are fewer functions
   engine_kind engine = engine_kind::chaitin_briggs;  // --allocator lsa: engine_kind::linear_scan
   search_options search;  // the exact SB/PSUM placement search (spill/place_or_prove.hpp); -O7: primary
+  // Shared by the passes made from these options (copies share it): a pass reuses the liveness and the
+  // DRAM answers an earlier one computed on the same program and problem (pass_cache in
+  // engine/space_colorer.hpp; the results are the same). nullptr: every pass computes everything.
+  std::shared_ptr<pass_cache> cache = std::make_shared<pass_cache>();
 };
 
 /// What one allocator pass did: one space_report per function it colored (module-level passes: one).
@@ -172,12 +177,14 @@ void allocate_functions(module& m, pass_report& rep, space_filter filter, bool p
   const unsigned variant_threads = std::max(1u, hw / std::max(1u, threads));
   auto one = [&](std::size_t k, auto& observer) {
     try {
-      space_options so{opt.variants, deadline, {}, opt.engine, variant_threads, opt.search};
+      space_options so{opt.variants, deadline, {}, opt.engine, variant_threads, opt.search, opt.cache.get()};
       if (post_link) so.blockers = dram_blockers(work, k);
-      linearized_function lf = linearize(work.functions[k], Linearization{});
+      // `work` is this pass's own copy: the function moves into its linearization and back (no copy
+      // and no rebuild of 10^6 instructions when nothing was inserted: linearize.hpp, commit() &&).
+      linearized_function lf = linearize(std::move(work.functions[k]), Linearization{});
       space_report r = allocate_space(lf, m.tgt, filter, geom, spill, observer, so);
-      if (!r.ok) throw allocation_error(rep.pass + ": function '" + work.functions[k].name + "': " + r.error);
-      work.functions[k] = lf.commit();
+      if (!r.ok) throw allocation_error(rep.pass + ": function '" + lf.work().name + "': " + r.error);
+      work.functions[k] = std::move(lf).commit();
       reports[k] = std::move(r);
     } catch (...) {
       errors[k] = std::current_exception();
@@ -209,6 +216,29 @@ void allocate_functions(module& m, pass_report& rep, space_filter filter, bool p
   m = std::move(work);
 }
 
+/// Puts every function's tensor list back when destroyed, unless keep() was called: a step that edits
+/// tensors only leaves the module as it was when it fails, without copying the module's instructions
+/// (10^6 of them cost more than the step).
+class tensor_rollback {
+ public:
+  explicit tensor_rollback(module& m) : m_(m) {
+    saved_.reserve(m.functions.size());
+    for (const function& f : m.functions) saved_.push_back(f.tensors);
+  }
+  tensor_rollback(const tensor_rollback&) = delete;
+  tensor_rollback& operator=(const tensor_rollback&) = delete;
+  ~tensor_rollback() {
+    if (!kept_)
+      for (std::size_t k = 0; k < saved_.size() && k < m_.functions.size(); ++k) m_.functions[k].tensors = std::move(saved_[k]);
+  }
+  void keep() noexcept { kept_ = true; }
+
+ private:
+  module& m_;
+  std::vector<std::vector<tensor>> saved_;
+  bool kept_ = false;
+};
+
 /// Shared DRAM: one buffer per name across the module, live whenever any core runs (cores are
 /// concurrent and their points are not comparable), so every shared buffer interferes with every other
 /// and with every placed DRAM byte of every core.
@@ -217,7 +247,8 @@ void allocate_shared_dram(module& m, pass_report& rep, bool post_link, std::span
                         std::chrono::steady_clock::time_point deadline, Observer& obs) {
   const watchdog_scope watchdog(deadline);  // the pair loop below and the coloring tick it
   watchdog_check();
-  module work = m;
+  tensor_rollback undo(m);  // only tensors change: saved, not the whole module copied
+  module& work = m;
   if (post_link) {
     for (function& f : work.functions)
       for (tensor& t : f.tensors)
@@ -295,7 +326,7 @@ void allocate_shared_dram(module& m, pass_report& rep, bool post_link, std::span
   obs.did_color(memory_type::dram, sr.heuristic);
   sr.ok = true;
   rep.functions.emplace_back("<module>", std::move(sr));
-  m = std::move(work);
+  undo.keep();
 }
 
 }  // namespace detail
@@ -399,7 +430,8 @@ class basic_coloring_allocator_with_loop {
     rep.pass = std::string(pass_name);
     const auto deadline = detail::deadline_after(opt_.timeout_seconds);
     module work = m;
-    const space_options so{opt_.variants, deadline, {}, opt_.engine, detail::thread_count(opt_.threads), opt_.search};
+    const space_options so{opt_.variants, deadline, {}, opt_.engine, detail::thread_count(opt_.threads), opt_.search,
+                           opt_.cache.get()};
     for (function& f : work.functions) {
       linearized_function lf = linearize(f, flattened_loops{});
       space_report p = allocate_space(lf, m.tgt, space_filter{memory_type::psum, address_space::local},

@@ -253,7 +253,7 @@ class occupancy {
   void walk_union(std::span<const interval> r, F&& f) const {
     lists_.clear();
     auto take = [&](const std::vector<range>& v) {
-      if (!v.empty()) lists_.push_back({v.data(), v.data() + v.size()});
+      if (!v.empty()) lists_.push_back({v.front().lo, v.data(), v.data() + v.size()});
     };
     for (const interval& q : r) {
       const std::size_t first = slot(q.begin) + leaves_, last = slot(q.end) - 1 + leaves_;
@@ -272,16 +272,18 @@ class occupancy {
         if (y != x) read(y, width);
       }
     }
-    // A min-heap of the lists by head: pop the lowest head; if it starts inside (or touches) the union
-    // range being built, grow the range, skip that list past it (binary search) and push it back.
-    auto later = [](const cursor& x, const cursor& y) { return x.head->lo > y.head->lo; };
+    // A min-heap of the lists by head: take the lowest head; if it starts inside (or touches) the union
+    // range being built, grow the range, skip that list past it and sift it down in place. On a kernel
+    // with thousands of nested DRAM ranges the heads interleave and a list moves by one or two entries
+    // per step, so the step is one sift (not a pop and a push), the head's address is kept in the
+    // cursor, and the skip gallops from the head instead of a binary search over the whole list.
+    auto later = [](const cursor& x, const cursor& y) { return x.lo > y.lo; };
     std::make_heap(lists_.begin(), lists_.end(), later);
     bool open = false;
     range cur{0, 0};
     while (!lists_.empty()) {
-      std::pop_heap(lists_.begin(), lists_.end(), later);
-      cursor& c = lists_.back();
-      if (open && c.head->lo > cur.hi) {
+      cursor& c = lists_.front();
+      if (open && c.lo > cur.hi) {
         if (!f(cur)) return;
         open = false;
       }
@@ -291,21 +293,50 @@ class occupancy {
       } else {
         cur.hi = std::max(cur.hi, c.head->hi);
       }
-      c.head = std::upper_bound(c.head + 1, c.end, cur.hi, [](std::uint64_t k, const range& x) { return k < x.hi; });
+      c.head = skip_past(c.head + 1, c.end, cur.hi);
       if (c.head == c.end) {
+        c = lists_.back();
         lists_.pop_back();
       } else {
-        std::push_heap(lists_.begin(), lists_.end(), later);
+        c.lo = c.head->lo;
       }
+      sift_down(lists_);
     }
     if (open) f(cur);
   }
 
  private:
   struct cursor {
+    std::uint64_t lo;  // head->lo
     const range* head;
     const range* end;
   };
+  /// Restores the min-heap (by lo) after its top changed.
+  static void sift_down(std::vector<cursor>& h) {
+    const std::size_t n = h.size();
+    std::size_t i = 0;
+    while (true) {
+      const std::size_t l = 2 * i + 1, r = l + 1;
+      std::size_t m = i;
+      if (l < n && h[l].lo < h[m].lo) m = l;
+      if (r < n && h[r].lo < h[m].lo) m = r;
+      if (m == i) return;
+      std::swap(h[i], h[m]);
+      i = m;
+    }
+  }
+  /// The first entry of [p, end) (sorted by hi) whose hi exceeds x: galloping from p.
+  static const range* skip_past(const range* p, const range* end, std::uint64_t x) {
+    if (p == end || p->hi > x) return p;
+    const auto n = static_cast<std::size_t>(end - p);
+    std::size_t lo = 1, hi = 1;  // p[lo - 1].hi <= x
+    while (hi < n && p[hi].hi <= x) {
+      lo = hi + 1;
+      hi *= 2;
+    }
+    hi = std::min(hi, n);
+    return std::upper_bound(p + lo, p + hi, x, [](std::uint64_t k, const range& e) { return k < e.hi; });
+  }
   mutable std::vector<cursor> lists_;  // scratch of union_meeting (an occupancy is used by one thread)
 
   std::size_t slot(program_point p) const noexcept {
@@ -370,14 +401,17 @@ inline prepared_problem prepare_intervals(const interval_problem& p, geometry_re
     ++q.pinned;
   }
   auto is_fixed = [&](node_id v) { return !p.fixed.empty() && p.fixed[v] != 0; };
+  // Each pair with at least one node not fixed is visited once, from that node (from the lower id when
+  // neither is fixed): the queries start only at such nodes, so thousands of fixed DRAM tensors placed
+  // by an earlier pass, all live at once, cost nothing here (they used to be O(pairs)).
   std::vector<node_id> stamp(q.pinned > 0 ? n : 0, static_cast<node_id>(-1));
   for (node_id v = 0; v < n && q.pinned > 0; ++v) {
-    if (q.roles[v] != node_role::pinned) continue;
+    if (q.roles[v] != node_role::pinned || is_fixed(v)) continue;
     p.index.for_each_meeting(p.live.ranges(v), [&](node_id u) {
-      if (u <= v || stamp[u] == v || q.roles[u] != node_role::pinned || (is_fixed(u) && is_fixed(v))) return;
+      if (u == v || stamp[u] == v || q.roles[u] != node_role::pinned || (u < v && !is_fixed(u))) return;
       stamp[u] = v;
       if (geom.overlaps(p.extents[v], *q.placements[v], p.extents[u], *q.placements[u]))
-        q.pinned_conflicts.emplace_back(v, u);
+        q.pinned_conflicts.emplace_back(std::min(u, v), std::max(u, v));
     });
   }
   std::sort(q.pinned_conflicts.begin(), q.pinned_conflicts.end());
@@ -466,6 +500,7 @@ inline std::vector<unplaced_node> place_in_order(const interval_problem& p, geom
                                                  std::vector<std::optional<placement>>& placements,
                                                  meeting_scratch& scratch, const occupancy* base = nullptr) {
   std::vector<unplaced_node> out;
+  if (nodes.empty()) return out;  // nothing to place: no occupancy to build (a space whose nodes are all fixed)
   if (!linear_memory(geom)) {
     for (node_id v : nodes) {
       watchdog_tick(16);

@@ -12,6 +12,8 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <map>
+#include <mutex>
 #include <optional>
 #include <set>
 #include <string>
@@ -28,6 +30,7 @@
 #include <gca/ir/module.hpp>
 #include <gca/linearize/linearize.hpp>
 #include <gca/liveness/live_ranges.hpp>
+#include <gca/liveness/liveness_cache.hpp>
 
 namespace gca {
 
@@ -45,6 +48,7 @@ struct space_filter {
 /// The outcome of one attempt: the liveness it was computed on, the graph's nodes, and the coloring.
 struct space_attempt {
   liveness live;
+  liveness_key live_key;                        // what `live` was computed on (with a liveness_cache)
   std::vector<web_id> node_web;                 // graph node -> web (no_web: untouched tensor, blocker)
   std::vector<tensor_id> node_tensor;           // graph node -> tensor (no_tensor: blocker)
   std::vector<extent> extents;                  // per node
@@ -68,6 +72,61 @@ struct space_attempt {
       if (node_web[u.node] != no_web) v.push_back(node_web[u.node]);
     return v;
   }
+};
+
+/// A DRAM coloring problem as color_space's interval path poses it (nodes in order: live ranges, sizes,
+/// spill costs, places of the fixed nodes and which are fixed, the memory's capacity and alignment).
+struct interval_question {
+  std::vector<std::size_t> offsets;
+  std::vector<interval> intervals;
+  std::vector<extent> extents;
+  std::vector<double> costs;
+  std::vector<std::optional<placement>> pins;
+  std::vector<std::uint8_t> fixed;
+  std::uint64_t capacity = 0;
+  std::uint64_t alignment = 0;
+  friend bool operator==(const interval_question&, const interval_question&) = default;
+};
+
+/// What the passes of one pipeline share about a function (allocator_options::cache): its liveness
+/// (liveness/liveness_cache.hpp), and the last answer of the DRAM interval colorer per function and
+/// DRAM space. Why the answers: the local DRAM space is colored once before linking and twice after it,
+/// and unless another core, a debug or a shared buffer changed the problem in between (on a one-core
+/// kernel without them nothing does), it is the same problem each time: 8,000 nested DRAM tensors cost
+/// about 0.4 s of CPU per coloring (docs/PERFORMANCE.md, section 8). The stored question is compared in
+/// full (no hash): the colorer is deterministic, so a stored answer is exactly the answer it would give.
+class pass_cache {
+ public:
+  liveness_cache liveness;
+
+  struct counts {
+    std::size_t reused = 0;
+    std::size_t computed = 0;
+  };
+  /// The stored answer to `q` for (function, space), if the question stored there is `q`.
+  std::optional<coloring_result> answer(const std::string& function, address_space space, const interval_question& q) {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    auto it = answers_.find({function, space});
+    if (it != answers_.end() && it->second.first == q) {
+      ++counts_.reused;
+      return it->second.second;
+    }
+    return std::nullopt;
+  }
+  void remember(const std::string& function, address_space space, interval_question q, const coloring_result& r) {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    ++counts_.computed;
+    answers_.insert_or_assign(std::pair{function, space}, std::pair{std::move(q), r});
+  }
+  counts interval_counts() const {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    return counts_;
+  }
+
+ private:
+  mutable std::mutex mutex_;
+  std::map<std::pair<std::string, address_space>, std::pair<interval_question, coloring_result>> answers_;  // lookup only
+  counts counts_;
 };
 
 /// the Neuron allocator's find_partners: the two sides of a move (copy, dma, load, ...) within this memory, of the
@@ -195,15 +254,18 @@ inline bool find_partners(space_attempt& a, const linearized_function& lf, const
 /// One pass through the fixpoint head for memory `filter` (the linearized function must be numbered).
 /// `blockers` are fixed extents live at every point (another core's memory, after linking); they must
 /// not overlap each other. They become graph nodes with `node_web == no_web`. `threads`: best-of-n
-/// variants colored at once.
+/// variants colored at once. `cache`: what earlier passes computed on the same program and problem is
+/// reused (see pass_cache; the caller gives the liveness back after commit).
 template <class Observer>
 space_attempt color_space(const linearized_function& lf, const space_filter& filter, geometry_ref geom,
                           std::span<const color_options> variants, Observer& obs,
                           std::span<const placed_neighbor> blockers = {},
-                          engine_kind engine = engine_kind::chaitin_briggs, unsigned threads = 1) {
+                          engine_kind engine = engine_kind::chaitin_briggs, unsigned threads = 1,
+                          pass_cache* cache = nullptr) {
   space_attempt a;
   const function& f = lf.work();
-  a.live = analyze_liveness(lf);  // first defs, last uses, loads, memloc_split, live ranges, costs
+  // first defs, last uses, loads, memloc_split, live ranges, costs
+  a.live = cache ? cache->liveness.take(lf, a.live_key) : analyze_liveness(lf);
   live_range_table table;
   const auto whole = static_cast<program_point>(a.live.points + 2);  // [0, whole): every point
   // In a linear memory, the unplaced webs live at every point (kernel I/O and shared buffers in DRAM)
@@ -277,16 +339,26 @@ space_attempt color_space(const linearized_function& lf, const space_filter& fil
   // kernels"). That path does no move coalescing (find_partners walks graph neighborhoods), so a move
   // between two DRAM tensors keeps its cost.
   if (linear) {
-    const interval_index index(table);
-    const std::uint64_t pairs = sweep_pairs(sweep_degrees(table, index));
-    if (pairs > 64 * table.num_nodes() && pairs > (std::uint64_t{1} << 20)) {
+    // A question asked before has its answer stored (pass_cache): only the interval path stores one.
+    std::optional<interval_question> q;
+    if (cache) {
+      q = interval_question{table.offsets, table.intervals, a.extents, a.costs, a.pins, fixed_flags(),
+                            geom.capacity(), *linear_alignment};
+      if (auto r = cache->answer(f.name, filter.space, *q)) a.result = std::move(*r);
+    }
+    const std::optional<interval_index> index = a.result ? std::nullopt : std::optional<interval_index>(table);
+    const std::uint64_t pairs = a.result ? 0 : sweep_pairs(sweep_degrees(table, *index));
+    if (a.result || (pairs > 64 * table.num_nodes() && pairs > (std::uint64_t{1} << 20))) {
       a.priority.resize(a.node_web.size());
       for (node_id v = 0; v < a.node_web.size(); ++v)
         a.priority[v] = -static_cast<double>(table.ranges(v).front().begin);
       const std::vector<std::uint8_t> fixed = fixed_flags();
       const std::vector<color_options> iv = interval_variants_dram();
       for (const color_options& o : iv) obs.best_of_n(filter.memory, name(o));
-      a.result = color_intervals({table, index, a.extents, a.costs, a.pins, a.priority, fixed}, geom, iv, threads);
+      if (!a.result) {
+        a.result = color_intervals({table, *index, a.extents, a.costs, a.pins, a.priority, fixed}, geom, iv, threads);
+        if (q) cache->remember(f.name, filter.space, std::move(*q), *a.result);
+      }
       a.ranges = std::move(table);
       obs.score(filter.memory, a.result->peak);
       return a;

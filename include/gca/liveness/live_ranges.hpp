@@ -95,7 +95,18 @@ struct union_find {
 
 }  // namespace detail
 
-inline liveness analyze_liveness(const linearized_function& lf) {
+/// Pinned or placed tensors, kernel I/O and shared or debug DRAM buffers keep one name and one place:
+/// their events form ONE web, never split. The only way a tensor's `at` matters to liveness.
+inline bool kept_whole(const tensor& x) noexcept {
+  return x.at.has_value() || x.kind != tensor_kind::internal ||
+         (x.memory == memory_type::dram && x.space != address_space::local);
+}
+
+/// `several`, if given, receives one flag per tensor: whether its events form several webs when it is
+/// not kept whole (whatever kept_whole says of it now). A tensor with one such web has the same webs
+/// whether it is kept whole or not, so placing it (or forgetting its place) leaves the liveness as it
+/// was (liveness/liveness_cache.hpp relies on that).
+inline liveness analyze_liveness(const linearized_function& lf, std::vector<std::uint8_t>* several = nullptr) {
   using detail::live_event;
   const function& f = lf.work();
   const std::size_t n_points = lf.points();
@@ -132,6 +143,7 @@ inline liveness analyze_liveness(const linearized_function& lf) {
   std::vector<tensor_id> touched;
   std::vector<std::uint32_t> rep_of_tensor(f.tensors.size(), none);
   std::vector<std::pair<std::uint32_t, std::uint32_t>> alias;  // (slot, representative slot)
+  if (!lf.flattened()) alias.reserve(f.operands.size());  // at most one per slot: no regrowth at 10^6 points
   std::size_t alias_from = 0;
 
   for (tensor_id t = 0; t < f.tensors.size(); ++t)
@@ -283,14 +295,18 @@ inline liveness analyze_liveness(const linearized_function& lf) {
     }
   }
 
+  if (several) {  // before kept_whole joins anything: the webs each tensor would have on its own
+    several->assign(f.tensors.size(), 0);
+    for (tensor_id t = 0; t < f.tensors.size(); ++t)
+      for (std::uint32_t k = count[t]; k < count[t + 1] && !(*several)[t]; ++k)
+        if (uf.find(k) != uf.find(count[t])) (*several)[t] = 1;
+  }
+
   // 3. Webs: one per union-find root, numbered in order of first appearance by tensor then event.
   std::vector<web_id> root_web(ev.size(), no_web);
   std::vector<std::vector<interval>> pieces;
   for (tensor_id t = 0; t < f.tensors.size(); ++t) {
-    const tensor& x = f.tensors[t];
-    // Pinned tensors, kernel I/O and shared buffers keep one name and one place: never split.
-    const bool keep_whole = x.at.has_value() || x.kind != tensor_kind::internal ||
-                            (x.memory == memory_type::dram && x.space != address_space::local);
+    const bool keep_whole = kept_whole(f.tensors[t]);  // never split (see kept_whole)
     for (std::uint32_t k = count[t]; k < count[t + 1]; ++k)
       if (keep_whole) uf.unite(count[t], k);
     for (std::uint32_t k = count[t]; k < count[t + 1]; ++k) {

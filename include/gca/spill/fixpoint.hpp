@@ -41,6 +41,7 @@ struct space_options {
   engine_kind engine = engine_kind::chaitin_briggs;  // the coloring plane, or the `lsa` family
   unsigned threads = 1;  // best-of-n variants colored at once (the result does not depend on it)
   search_options search;  // the exact placement search of SB and PSUM (spill/place_or_prove.hpp)
+  pass_cache* cache = nullptr;  // what passes share (engine/space_colorer.hpp: liveness, DRAM answers)
 };
 
 struct space_report {
@@ -134,6 +135,7 @@ space_report allocate_space(linearized_function& lf, const target& tgt, const sp
       rep.coalesced.emplace_back(lf.work().tensors[a.live.webs[w].tensor].name,
                                  lf.work().tensors[a.node_tensor[v]].name);
     rep.split = commit_space(lf, a, filter, geom);
+    if (opt.cache) opt.cache->liveness.give_back(std::move(a.live), std::move(a.live_key));
     rep.ok = true;
     obs.did_finish(filter.memory, rep.iterations, rep.spills.cycles, rep.spills.spilled_webs,
                    rep.spills.spilled_bytes);
@@ -158,7 +160,8 @@ space_report allocate_space(linearized_function& lf, const target& tgt, const sp
         return rep;
       }
     }
-    space_attempt a = color_space(lf, filter, geom, opt.variants, obs, opt.blockers, opt.engine, opt.threads);
+    space_attempt a =
+        color_space(lf, filter, geom, opt.variants, obs, opt.blockers, opt.engine, opt.threads, opt.cache);
     rep.heuristic = name(a.result->options);
     rep.peak = a.result->peak;
     rep.nodes = a.result->stats.nodes;
