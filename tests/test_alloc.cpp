@@ -791,6 +791,37 @@ TEST_CASE("-O7 DRAM: the exact search lowers a colored peak to max-live and prov
   require_verified(original, m);
 }
 
+TEST_CASE("-O7 DRAM: an optimum above max-live is proved by the search; a spent budget falls back to coloring") {
+  // tests/tool_inputs/dram_proof.gca (hand check in the file): max-live 257, optimum 320.
+  gca::module m = gca::parse(gca::read_source_file(GCA_SOURCE_DIR "/tests/tool_inputs/dram_proof.gca"));
+  const gca::module original = m;
+  REQUIRE(color_one(m, gca::memory_type::sb).ok);
+  const gca::module sb_done = m;
+  gca::space_options so;
+  so.search.primary = true;
+  const gca::space_report r = color_one(m, gca::memory_type::dram, true, so);
+  REQUIRE(r.ok);
+  REQUIRE(r.peak_search);
+  CHECK(r.peak_search->lower_bound == 257);
+  CHECK(r.peak == 320);
+  CHECK(r.peak_search->exact);
+  CHECK(r.peak_search->verdict == gca::peak_verdict::proven_optimal);  // 319 proved infeasible
+  require_verified(original, m, false);
+  // No search nodes at all: every probe gives up, the colorer's placement stays, nothing is claimed.
+  gca::module gap = gca::parse(gca::read_source_file(GCA_SOURCE_DIR "/tests/tool_inputs/dram_gap.gca"));
+  const gca::module gap_original = gap;
+  REQUIRE(color_one(gap, gca::memory_type::sb).ok);
+  so.search.peak_total_nodes = 0;
+  const gca::space_report g = color_one(gap, gca::memory_type::dram, true, so);
+  REQUIRE(g.ok);
+  REQUIRE(g.peak_search);
+  CHECK(g.peak_search->verdict == gca::peak_verdict::coloring_fallback);
+  CHECK(g.peak == 576);
+  CHECK(g.placed_by == "coloring");
+  CHECK(g.peak_search->note.find("1 gave up") != std::string::npos);
+  require_verified(gap_original, gap, false);
+}
+
 TEST_CASE("-O7 DRAM: a pinned tensor makes the search conservative; optimality is claimed only at the bound") {
   // %p is pinned at 1024, above everything: free webs are searched above it (the floor), so the search
   // cannot beat coloring, and its refusals are no proof (the input is one-sided).
