@@ -13,7 +13,8 @@
 // 2 watchdog ("GCA is taking too long"), 3 allocation impossible. --threads N bounds the threads the
 // allocators use (0, the default: one per hardware thread); the output does not depend on it.
 // -O7 (forced by --smt-allocation) runs the -O2 schedule with SB and PSUM placed by the exact placement
-// search first (coloring is the fallback) and prints, per space, which placed it. --no-placement-search
+// search first (coloring is the fallback) and local and debug DRAM's colored peak lowered by the 1-D exact
+// search (spill/dram_peak.hpp), and prints, per space, which placed it and what was proved. --no-placement-search
 // turns the search off (the colorer alone, as before it existed; for comparisons).
 #include <chrono>
 #include <cstdlib>
