@@ -10,16 +10,18 @@
 // the webs live at every point as one block of their aligned sizes, untouched shared buffers, blockers.
 // Nodes with a place (user pins, places decided by an earlier pass, other cores' bytes) are fixed.
 //
-// Sound reductions (any placement the search returns is valid for the true problem, checked again by
-// the geometry's predicates before it is adopted):
+// Sound reductions (any placement the search returns is valid for the true problem; search_placement
+// checks it with the geometry's predicates against the hull graph before returning it):
 //   - hull: a web whose live range is several intervals enters the search as one interval, its hull
 //     (first begin, last end). Hulls overlap whenever the ranges do, so the search's interference is a
 //     superset of the true one. The converse fails: a proof of infeasibility on hulls proves nothing.
 //   - floor: the free nodes are placed at or above `base`, the aligned highest end of every fixed node,
 //     so they never meet a fixed node (the search has no fixed nodes). Again one-sided.
 //   - block: the webs live at every point are one node of their aligned sizes laid end to end (color_space
-//     does this for the colorer too). Any placement puts these stripes side by side, so this is exact
-//     when every member's size is a multiple of the alignment; otherwise one-sided.
+//     does this for the colorer too). Such a web is a stripe no other node crosses: cutting it out and
+//     moving everything above it down by its aligned size keeps a placement valid and aligned, so the
+//     stripes can all go to the bottom at no cost when every member's size is a multiple of the
+//     alignment (exact); otherwise the block may cost up to one rounding (one-sided).
 // `exact` is true when none of the three is one-sided (one interval per web, no fixed node, aligned block
 // members): only then may an infeasible answer be used as a proof.
 //
@@ -191,6 +193,21 @@ inline std::optional<peak_problem> make_peak_problem(const space_attempt& b, std
   return p;
 }
 
+/// Writes the search's placement into `b` (free nodes at base + their offset, fixed nodes at their pins)
+/// and returns the new peak. search_placement has checked it against the hull graph, a superset of the
+/// true interference, and base keeps it clear of the fixed nodes.
+inline std::uint64_t adopt_peak_search(space_attempt& b, const peak_problem& p, const search_result& r,
+                                       geometry_ref geom) {
+  coloring_result& c = *b.result;
+  c.placements = b.pins;
+  for (std::size_t k = 0; k < p.free.size(); ++k) c.placements[p.free[k]] = placement{0, p.base + r.placements[k].offset};
+  c.unplaced.clear();
+  c.pinned_conflicts.clear();
+  c.peak = 0;
+  for (node_id v = 0; v < b.extents.size(); ++v) c.peak = std::max(c.peak, geom.end(b.extents[v], *c.placements[v]));
+  return c.peak;
+}
+
 }  // namespace detail
 
 /**
@@ -257,17 +274,7 @@ inline peak_search_report lower_linear_peak(const linearized_function& lf, const
   }
   const bool optimal = best <= rep.lower_bound || (proved && *proved + 1 >= best);
   if (best_found) {
-    // Adopt: free nodes from the search, fixed nodes keep their pins (adopt() checks nothing, so the
-    // search's placement was already checked by search_placement against the hull graph).
-    coloring_result& c = *b.result;
-    c.placements = b.pins;
-    for (std::size_t k = 0; k < p->free.size(); ++k)
-      c.placements[p->free[k]] = placement{0, p->base + best_found->placements[k].offset};
-    c.unplaced.clear();
-    c.pinned_conflicts.clear();
-    c.peak = 0;
-    for (node_id v = 0; v < b.extents.size(); ++v) c.peak = std::max(c.peak, geom.end(b.extents[v], *c.placements[v]));
-    rep.peak = c.peak;
+    rep.peak = detail::adopt_peak_search(b, *p, *best_found, geom);
     a = std::move(b);
   }
   if (optimal) {
