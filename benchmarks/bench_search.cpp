@@ -69,7 +69,7 @@ struct prepared {
 
 outcome run_search(const gca::dsa_problem& p, const prepared& q, std::uint64_t cap, long deadline_ms) {
   outcome o;
-  gca::search_options so;
+  gca::linear_search_options so;
   const auto t0 = std::chrono::steady_clock::now();
   so.deadline = t0 + std::chrono::milliseconds(deadline_ms);
   o.res = gca::search_placement(q.g, q.ext, q.life, gca::linear_dram(cap, 1), so);

@@ -13,7 +13,8 @@
 // 2 watchdog ("GCA is taking too long"), 3 allocation impossible. --threads N bounds the threads the
 // allocators use (0, the default: one per hardware thread); the output does not depend on it.
 // -O7 (forced by --smt-allocation) runs the -O2 schedule with SB and PSUM placed by the exact placement
-// search first (coloring is the fallback) and prints, per space, which placed it. --no-placement-search
+// search first (coloring is the fallback) and local and debug DRAM's colored peak lowered by the 1-D exact
+// search (spill/dram_peak.hpp), and prints, per space, which placed it and what was proved. --no-placement-search
 // turns the search off (the colorer alone, as before it existed; for comparisons).
 #include <chrono>
 #include <cstdlib>
@@ -56,6 +57,35 @@ bool write_file(const std::string& path, const std::string& text) {
   std::ofstream out(path, std::ios::binary);
   out << text;
   return static_cast<bool>(out);
+}
+
+/// The -O7 verdict of one DRAM space (spill/dram_peak.hpp computes it; this only words it).
+void print_peak_search(const gca::space_report& sr) {
+  if (!sr.peak_search) {
+    std::cerr << "coloring fallback (peak " << sr.peak << "; the exact search does not run on "
+              << (sr.space == gca::address_space::shared ? "shared DRAM" : "this space") << ")\n";
+    return;
+  }
+  const gca::peak_search_report& p = *sr.peak_search;
+  const std::string bound = "lower bound " + std::to_string(p.lower_bound);
+  const std::string nodes = std::to_string(p.nodes) + " search nodes";
+  switch (p.verdict) {
+    case gca::peak_verdict::proven_optimal:
+      std::cerr << "proven optimal (";
+      if (p.peak < p.coloring_peak) std::cerr << "exact search lowered the peak from " << p.coloring_peak << " to " << p.peak;
+      else std::cerr << "coloring's peak " << p.peak;
+      if (p.peak <= p.lower_bound) std::cerr << " = " << bound;
+      else std::cerr << "; the search proved " << p.peak - 1 << " infeasible, " << bound;
+      std::cerr << ", " << nodes << ")\n";
+      return;
+    case gca::peak_verdict::feasible:
+      std::cerr << "feasible (exact search lowered the peak from " << p.coloring_peak << " to " << p.peak << ", "
+                << nodes << "; " << bound << ")\n";
+      return;
+    case gca::peak_verdict::coloring_fallback:
+      std::cerr << "coloring fallback (peak " << p.peak << "; " << p.note << ", " << nodes << "; " << bound << ")\n";
+      return;
+  }
 }
 
 }  // namespace
@@ -259,12 +289,13 @@ int main(int argc, char** argv) {
     for (const auto& [fn, sr] : r.functions) spilled += sr.spills.spilled_webs;
   std::cerr << c.file << ": allocated " << m.functions.size() << " functions at -O" << c.pipeline.optlevel
             << " on " << m.tgt.name << ", " << spilled << " webs spilled, " << static_cast<long>(ms) << " ms\n";
-  if (c.pipeline.optlevel == 7)  // each SB/PSUM space: who placed it, and what the search answered
+  if (c.pipeline.optlevel == 7)  // each SB/PSUM/DRAM space: who placed it, and what the search answered
     for (const auto& r : reports)
       for (const auto& [fn, sr] : r.functions) {
-        if (sr.memory != gca::memory_type::sb && sr.memory != gca::memory_type::psum) continue;
+        if (sr.memory == gca::memory_type::reg) continue;
         std::cerr << "smt-allocation: " << r.pass << ": function '" << fn << "': " << gca::log_name(sr.memory) << ": ";
         if (!popt.alloc.search.enabled) std::cerr << "coloring fallback (search off)\n";
+        else if (sr.memory == gca::memory_type::dram) print_peak_search(sr);
         else if (sr.placed_by == "exact search") std::cerr << "feasible (exact search, " << sr.search_nodes << " search nodes)\n";
         else if (sr.placed_by == "linear scan") std::cerr << "feasible (linear scan placed it; no search needed)\n";
         else std::cerr << "coloring fallback (the exact search " << (sr.search_outcome.empty() ? "was not needed" : sr.search_outcome) << ", " << sr.search_nodes << " search nodes)\n";

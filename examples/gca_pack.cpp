@@ -210,14 +210,15 @@ int main(int argc, char** argv) {
     // The exact search: within the capacity, or (no capacity) at max-live, the best possible peak.
     std::vector<gca::interval> lifetimes;
     for (const gca::dsa_buffer& b : p.buffers) lifetimes.push_back({b.lower, b.upper});
-    gca::search_options opt;
+    gca::linear_search_options opt;
     opt.deadline = t0 + std::chrono::milliseconds(search_ms);
     opt.node_limit = search_nodes;
     if (!capacity) opt.capacity = lower;
     if (!g) g = gca::build_interference(live);
     const gca::search_result s = gca::search_placement(*g, extents, lifetimes, geom, opt);
     nodes = s.stats.nodes;
-    search_status = gca::to_string(s.status);
+    // "gave-up" (one word) keeps the key=value line splittable on spaces.
+    search_status = s.status == gca::search_status::gave_up ? "gave-up" : gca::to_string(s.status).data();
     if (s.found() && (!fits || s.peak < peak)) {
       fits = true;
       peak = s.peak;

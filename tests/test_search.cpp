@@ -40,7 +40,7 @@ struct instance {
     }
     g = build_interference(t);
   }
-  search_result run(std::uint64_t cap, search_options o = {}, std::uint64_t align = 1, bool lifetimes = true) const {
+  search_result run(std::uint64_t cap, linear_search_options o = {}, std::uint64_t align = 1, bool lifetimes = true) const {
     return search_placement(g, ext, lifetimes ? std::span<const interval>(life) : std::span<const interval>(),
                             linear_dram(cap, align), o);
   }
@@ -78,8 +78,8 @@ bool brute_feasible(const std::vector<buf>& b, std::uint64_t cap, std::uint64_t 
   return rec(rec, 0);
 }
 
-search_options bare() {
-  search_options o;
+linear_search_options bare() {
+  linear_search_options o;
   o.restarts = false;
   o.decompose = false;
   o.memo = false;
@@ -124,7 +124,7 @@ TEST_CASE("search: tiny exact answers") {
     CHECK(valid(in.bufs, r.placements, 7, 4));
   }
   SUBCASE("a node limit gives up instead of answering") {
-    search_options o = bare();
+    linear_search_options o = bare();
     o.node_limit = 3;
     CHECK(instance(core).run(13, o).status == search_status::gave_up);
   }
@@ -155,7 +155,7 @@ TEST_CASE("search: agrees with brute force on random tiny problems, every rule c
     std::vector<unsigned> masks{0, 4095};
     for (unsigned j = 0; j < 14; ++j) masks.push_back((static_cast<unsigned>(it) * 14 + j) % 4096);
     for (unsigned mask : masks) {
-      search_options o;
+      linear_search_options o;
       o.bound = mask & 1;
       o.gap_dominance = mask & 2;
       o.identical_symmetry = mask & 4;
@@ -189,20 +189,20 @@ TEST_CASE("search: every pruning rule earns its keep") {
   const std::uint64_t on = in.run(13, bare()).stats.nodes;
   REQUIRE(in.run(13, bare()).status == search_status::infeasible);
   auto without = [&](auto change) {
-    search_options o = bare();
+    linear_search_options o = bare();
     change(o);
     const search_result r = in.run(13, o);
     CHECK(r.status == search_status::infeasible);
     return r.stats.nodes;
   };
-  CHECK(without([](search_options& o) { o.gap_dominance = false; }) > on);
-  CHECK(without([](search_options& o) { o.identical_symmetry = false; }) > on);
-  CHECK(without([](search_options& o) { o.section_cuts = false; }) > on);
-  CHECK(without([](search_options& o) { o.forced_nodes = false; }) > on);
-  CHECK(without([](search_options& o) { o.passed_nodes = false; }) > on);
+  CHECK(without([](linear_search_options& o) { o.gap_dominance = false; }) > on);
+  CHECK(without([](linear_search_options& o) { o.identical_symmetry = false; }) > on);
+  CHECK(without([](linear_search_options& o) { o.section_cuts = false; }) > on);
+  CHECK(without([](linear_search_options& o) { o.forced_nodes = false; }) > on);
+  CHECK(without([](linear_search_options& o) { o.passed_nodes = false; }) > on);
   // (a) is implied by the section cuts when they are on; with them off it still prunes.
-  const std::uint64_t no_cuts = without([](search_options& o) { o.section_cuts = false; });
-  CHECK(without([](search_options& o) {
+  const std::uint64_t no_cuts = without([](linear_search_options& o) { o.section_cuts = false; });
+  CHECK(without([](linear_search_options& o) {
           o.section_cuts = false;
           o.bound = false;
         }) > no_cuts);
@@ -216,7 +216,7 @@ TEST_CASE("search: the challenging DSA files fit within their capacity") {
     std::vector<buf> b;
     for (const dsa_buffer& x : p.buffers) b.push_back({x.lower, x.upper, x.size});
     const instance in(b);
-    search_options o;
+    linear_search_options o;
     o.deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
     const search_result r = in.run(1048576, o);
     REQUIRE(r.found());
@@ -232,7 +232,7 @@ TEST_CASE("search: independent parts restart on their own") {
   std::vector<buf> b;
   for (const dsa_buffer& x : p.buffers) b.push_back({x.lower, x.upper, x.size});
   const instance in(b);
-  search_options o;
+  linear_search_options o;
   o.node_limit = 150000;
   o.sweep_order = false;  // the three classic orders without perturbation: the mechanism in isolation
   o.shuffle_ties = false;
@@ -302,7 +302,7 @@ TEST_CASE("search: small planted instances always fit, one byte less is proven i
           std::vector<buf> b;
           for (const dsa_buffer& x : d.problem.buffers) b.push_back({x.lower, x.upper, x.size});
           const instance in(b);
-          search_options o;
+          linear_search_options o;
           o.node_limit = 5'000'000;  // deterministic: no deadline
           const search_result r = in.run(d.capacity, o);
           REQUIRE(r.found());
@@ -327,7 +327,7 @@ TEST_CASE("watchdog: a caller's deadline stops the exact search with timeout_err
     CHECK_THROWS_WITH_AS(in.run(1048576), "GCA is taking too long", gca::timeout_error);
   }
   CHECK(gca::watchdog_deadline() == std::chrono::steady_clock::time_point::max());  // the scope ended
-  search_options o;
+  linear_search_options o;
   o.node_limit = 1000;
   CHECK(in.run(1048576, o).status == search_status::gave_up);  // outside a scope: unchanged
 }

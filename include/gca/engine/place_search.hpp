@@ -59,23 +59,13 @@
 
 #include <gca/error.hpp>
 #include <gca/geometry/detail/start_search.hpp>
+#include <gca/engine/search_status.hpp>
 #include <gca/geometry/rect_layout.hpp>
 #include <gca/graph/interference.hpp>
 #include <gca/ir/types.hpp>
 #include <gca/watchdog.hpp>
 
 namespace gca {
-
-enum class search_status : std::uint8_t { found, infeasible, gave_up };
-
-constexpr std::string_view to_string(search_status s) noexcept {
-  switch (s) {
-    case search_status::found: return "found";
-    case search_status::infeasible: return "infeasible";
-    case search_status::gave_up: return "gave up";
-  }
-  return "?";
-}
 
 struct search_limits {
   std::uint64_t max_nodes = 200000;  // search nodes expanded before giving up (deterministic)

@@ -1,6 +1,6 @@
 // gca/engine/search.hpp — exact branch-and-bound placement for tight static-allocation problems.
 //
-// Provides `search_options`, `search_stats`, `search_result` and `search_placement`: given the
+// Provides `linear_search_options`, `search_stats`, `search_result` and `search_placement`: given the
 // interference graph, one extent per node, (optionally) one lifetime per node and a 1-D geometry, find a
 // placement of every node inside the geometry's capacity such that no two interfering nodes overlap, or
 // prove that none exists, or give up at a node limit / deadline (it always ends).
@@ -108,6 +108,7 @@
 #include <utility>
 #include <vector>
 
+#include <gca/engine/search_status.hpp>
 #include <gca/error.hpp>
 #include <gca/geometry/concept.hpp>
 #include <gca/graph/interference.hpp>
@@ -119,7 +120,7 @@ namespace gca {
 
 /// Limits and switches of `search_placement`. The switches exist to measure each pruning rule; leave
 /// them on in production.
-struct search_options {
+struct linear_search_options {
   std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max();
   std::uint64_t node_limit = std::numeric_limits<std::uint64_t>::max();
   std::uint64_t capacity = unbounded;  // a tighter limit than the geometry's capacity (unbounded: none)
@@ -137,21 +138,6 @@ struct search_options {
   bool sweep_order = true;         // add the time-sweep static order (earliest start first) to the restarts
   bool shuffle_ties = true;        // restarts after the first round of orders perturb them (seeded)
 };
-
-enum class search_status : std::uint8_t {
-  found,       // `placements` holds a complete, checked solution
-  infeasible,  // the search space was exhausted: no solution within the capacity exists
-  gave_up,     // node limit or deadline reached first
-};
-
-constexpr const char* to_string(search_status s) noexcept {
-  switch (s) {
-    case search_status::found: return "found";
-    case search_status::infeasible: return "infeasible";
-    case search_status::gave_up: return "gave-up";
-  }
-  return "?";
-}
 
 struct search_stats {
   std::uint64_t nodes = 0;             // placements tried (search-tree nodes below the root)
@@ -186,7 +172,7 @@ concept linear_search_geometry = GeometryPolicy<G> && requires(const G& g) {
 class placement_search {
  public:
   placement_search(const interference_graph& g, std::span<const extent> ext, std::span<const interval> life,
-                   std::uint64_t capacity, std::uint64_t alignment, const search_options& opt)
+                   std::uint64_t capacity, std::uint64_t alignment, const linear_search_options& opt)
       : g_(g), n_(g.num_nodes()), cap_(capacity), align_(alignment), opt_(opt) {
     size_.resize(n_);
     for (std::size_t v = 0; v < n_; ++v) size_[v] = ext[v].bytes;
@@ -720,7 +706,7 @@ class placement_search {
   std::size_t n_;
   std::uint64_t cap_;
   std::uint64_t align_;
-  search_options opt_;
+  linear_search_options opt_;
   std::vector<std::uint64_t> size_, top_, off_, length_, min_nb_;  // min_nb_: smallest neighbor (unbounded: none)  // top_[v] = h(v), already aligned
   std::vector<std::uint8_t> placed_;
   std::vector<node_id> twin_;
@@ -746,7 +732,7 @@ class placement_search {
 template <detail::linear_search_geometry Geometry>
 search_result search_placement(const interference_graph& g, std::span<const extent> extents,
                                std::span<const interval> lifetimes, const Geometry& geom,
-                               const search_options& opt = {}) {
+                               const linear_search_options& opt = {}) {
   const std::size_t n = g.num_nodes();
   if (extents.size() != n || (!lifetimes.empty() && lifetimes.size() != n))
     throw input_error("search_placement: extents and lifetimes need one entry per graph node");

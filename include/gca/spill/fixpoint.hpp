@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -30,6 +31,7 @@
 #include <gca/linearize/linearize.hpp>
 #include <gca/spill/concept.hpp>
 #include <gca/watchdog.hpp>
+#include <gca/spill/dram_peak.hpp>
 #include <gca/spill/place_or_prove.hpp>
 
 namespace gca {
@@ -61,6 +63,7 @@ struct space_report {
   std::string placed_by = "coloring";  // "coloring", "linear scan" or "exact search" (who placed the result)
   std::uint64_t search_nodes = 0;      // search nodes spent by the exact placement search
   std::string search_outcome;          // optlevel 7: the search's answer for the spill-free placement
+  std::optional<peak_search_report> peak_search;  // optlevel 7, DRAM: the 1-D search lowering the peak
 };
 
 /// The message when spilling can't help (docs/HARDWARE.md section 3), with the tensors named.
@@ -168,6 +171,17 @@ space_report allocate_space(linearized_function& lf, const target& tgt, const sp
     rep.edges = a.result->stats.edges;
     rep.placed_by = "coloring";
     if (a.complete()) {
+      if (opt.search.primary && opt.search.enabled && geom.space() == memory_type::dram) {
+        // Optlevel 7: the 1-D exact search lowers the colorer's peak (spill/dram_peak.hpp).
+        rep.peak_search = lower_linear_peak(lf, filter, geom, opt.blockers, opt.search, opt.deadline, a);
+        rep.search_nodes += rep.peak_search->nodes;
+        if (rep.peak_search->peak < rep.peak) {
+          rep.placed_by = "exact search";
+          rep.heuristic = "exact-search";
+          rep.peak = rep.peak_search->peak;
+          rep.nodes = a.node_web.size();
+        }
+      }
       finish(a);
       return rep;
     }

@@ -46,6 +46,13 @@ struct search_options {
   std::uint64_t point_nodes = 5000;     // search nodes for each instruction's operand set (proof 1)
   std::size_t proof_points = 64;        // how many of the fullest points proof 1 examines
   std::uint64_t total_nodes = 3000000;  // per space: after this many, the search runs only to prove a refusal
+  // Optlevel 7, DRAM (spill/dram_peak.hpp): the 1-D search lowering the colorer's peak. Search nodes per
+  // probe of one capacity and per space over all probes, and the largest problem it is asked (each search
+  // node scans the unplaced nodes, and the hull graph holds every interfering pair).
+  std::uint64_t peak_probe_nodes = 20000;
+  std::uint64_t peak_total_nodes = 200000;
+  std::size_t peak_max_nodes = 5000;
+  std::uint64_t peak_max_pairs = std::uint64_t{1} << 20;
 };
 
 /// Nodes of one space as a place_problem (owned). `origin`: the attempt node each one stands for.
