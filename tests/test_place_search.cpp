@@ -295,6 +295,7 @@ TEST_CASE("place_search: agrees with exhaustive enumeration on random tiny probl
 
 #include <gca/gen/planted_sb.hpp>
 #include <gca/ir/parser.hpp>
+#include <gca/spill/place_or_prove.hpp>
 #include <gca/pipeline/passes.hpp>
 #include <gca/pipeline/pipeline.hpp>
 #include <gca/verify/verify.hpp>
@@ -486,4 +487,20 @@ TEST_CASE("small random SB kernels: every refusal is checked by exhaustive enume
   CHECK(refused > 10);
   CHECK(placed > 10);
   CHECK(spill_free > 10);
+}
+
+TEST_CASE("search_deadline: a space's search time is a share of the time left, and at most `seconds`") {
+  using namespace std::chrono;
+  const steady_clock::time_point t0 = steady_clock::now();
+  gca::search_options o;  // half of what is left, no fixed cap
+  CHECK(gca::search_deadline(o, t0, steady_clock::time_point::max()) == steady_clock::time_point::max());
+  const auto four = gca::search_deadline(o, t0, t0 + seconds(4));
+  CHECK(four >= t0 + milliseconds(1999));
+  CHECK(four <= t0 + milliseconds(2001));
+  CHECK(gca::search_deadline(o, t0, t0 - seconds(1)) <= t0);  // already late: no search time at all
+  o.seconds = 10;
+  CHECK(gca::search_deadline(o, t0, steady_clock::time_point::max()) == t0 + seconds(10));
+  CHECK(gca::search_deadline(o, t0, t0 + seconds(100)) == t0 + seconds(10));
+  o.seconds = 0;
+  CHECK(gca::search_deadline(o, t0, steady_clock::time_point::max()) == t0);
 }

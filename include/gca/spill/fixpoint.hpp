@@ -82,7 +82,8 @@ inline std::vector<tensor_id> unplaced_tensors(const space_attempt& a) {
 
 /// The message when allocation fails and no proof that spilling can't help exists (docs/HARDWARE.md's "can't
 /// help" is a promise: it is printed only with a proof).
-inline std::string gave_up_message(memory_type m, const std::vector<std::string>& names, std::uint64_t nodes) {
+inline std::string gave_up_message(memory_type m, const std::vector<std::string>& names, std::uint64_t nodes,
+                                   bool out_of_time = false) {
   std::string s = "couldn't allocate every tensor in " + std::string(log_name(m));
   if (!names.empty()) {
     s += " (";
@@ -90,7 +91,8 @@ inline std::string gave_up_message(memory_type m, const std::vector<std::string>
     s += ")";
   }
   return s + ": nothing more can be spilled, and the placement search gave up after " + std::to_string(nodes) +
-         " search nodes without finding a placement or proving that none exists";
+         " search nodes" + (out_of_time ? " (its time budget spent)" : "") +
+         " without finding a placement or proving that none exists";
 }
 
 /// allocate_space with the geometry behind a geometry_ref (its body is compiled once per spill policy
@@ -231,7 +233,8 @@ space_report allocate_space(linearized_function& lf, const target& tgt, const sp
       if (lay) {
         // The search proved nothing (else we returned above): say so, never "can't help". (The policy's
         // own over-full point is an area proof, but the search's proof 1 would have found it.)
-        rep.error = gave_up_message(filter.memory, rep.unplaceable, rep.search_nodes);
+        rep.error = gave_up_message(filter.memory, rep.unplaceable, rep.search_nodes,
+                                    std::chrono::steady_clock::now() >= search_until);
       } else if (geom.rect() && rep.spills.hopeless.empty()) {
         // The search is off: nothing is proved.
         rep.error = "couldn't allocate every tensor in " + std::string(log_name(filter.memory)) + " (%" +

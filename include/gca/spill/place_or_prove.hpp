@@ -23,6 +23,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <span>
 #include <string>
@@ -46,23 +47,26 @@ struct search_options {
   std::uint64_t point_nodes = 5000;     // search nodes for each instruction's operand set (proof 1)
   std::size_t proof_points = 64;        // how many of the fullest points proof 1 examines
   std::uint64_t total_nodes = 3000000;  // per space: after this many, the search runs only to prove a refusal
-  // Per space, the search's wall-clock budget: at most `seconds`, and at most `time_share` of the time
-  // left before the allocation's deadline, from the space's start. Past it every search of the space
-  // gives up at once (and says so), so the fixpoint spills or refuses honestly instead of meeting the
-  // watchdog. Node counts keep the results deterministic while the clock is not reached.
-  double seconds = 10;
+  // Per space, the search's wall-clock budget: at most `time_share` of the time left before the
+  // allocation's deadline (the watchdog, --timeout), from the space's start, and at most `seconds`. Past
+  // it every search of the space gives up at once (and says so), so the fixpoint spills or refuses
+  // honestly instead of meeting the watchdog. Under the default deadline (2700 s) the node budgets end the
+  // search long before the clock, so the results stay deterministic; the clock decides only near a short
+  // deadline (e.g. --timeout 20: 10 s of search).
+  double seconds = std::numeric_limits<double>::infinity();
   double time_share = 0.5;
 };
 
-/// The instant a space's searches must stop (see search_options::seconds), for a space started at `start`.
+/// The instant a space's searches must stop (see search_options::time_share), for a space started at
+/// `start` under `deadline` (time_point::max(): none).
 inline std::chrono::steady_clock::time_point search_deadline(const search_options& opt,
                                                              std::chrono::steady_clock::time_point start,
                                                              std::chrono::steady_clock::time_point deadline) {
   using sec = std::chrono::duration<double>;
-  const double left = deadline == std::chrono::steady_clock::time_point::max()
-                          ? opt.seconds
-                          : std::max(0.0, sec(deadline - start).count()) * opt.time_share;
-  const double budget = std::max(0.0, std::min(opt.seconds, left));
+  const bool none = deadline == std::chrono::steady_clock::time_point::max();
+  double budget = none ? opt.seconds : std::min(opt.seconds, std::max(0.0, sec(deadline - start).count()) * opt.time_share);
+  if (!(budget < 1e9)) return deadline;  // unbounded (or beyond any deadline that matters)
+  budget = std::max(0.0, budget);
   return std::min(deadline, start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(sec(budget)));
 }
 
