@@ -1,50 +1,75 @@
 #!/usr/bin/env python3
-"""planted_sb_bench.py [--seeds K] [--sizes N,...] [--timeout S]: fit rate and time of gca-alloc -O2 on
-planted SB kernels (gca-gen --planted-sb: a spill-free placement exists by construction), the colorer
-alone (--no-placement-search) against the colorer plus the exact placement search, in one run. "Fit" means
-allocated with 0 webs spilled; a refusal, a spill or the watchdog (--timeout) is a miss. Prints a Markdown
-table for docs/PERFORMANCE.md."""
+"""planted_sb_bench.py [--first-seed F] [--seeds K] [--sizes N,...] [--timeout S] [--build DIR]
+                       [--before DIR] [--no-colorer]
+Fit rate and time of gca-alloc -O2 on planted SB kernels (gca-gen --planted-sb: a spill-free placement
+exists by construction), seeds F..F+K-1. Columns: the colorer alone (--no-placement-search, unless
+--no-colorer), then, with --before DIR, the colorer plus the exact placement search of another build (e.g.
+one made from an earlier commit), then the colorer plus the search of --build (default: build). Every
+kernel is made by --build's gca-gen and run by each build in turn, in one run. "Fit" means allocated with 0
+webs spilled; a refusal, a spill or the watchdog (--timeout) is a miss. Prints a Markdown table for
+docs/PERFORMANCE.md; --log FILE appends one line per kernel and build (fit, seconds, exit code)."""
 import argparse, os, re, statistics, subprocess, tempfile, time
 
 root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
-gen = os.path.join(root, "build", "examples", "gca-gen")
-alloc = os.path.join(root, "build", "examples", "gca-alloc")
 families = [("mixed partitions", ["--family", "mixed"]), ("128-only", ["--family", "128"]),
             ("mixed, 20 % pinned", ["--family", "mixed", "--pins", "0.2"]), ("tight partition mixes", ["--family", "tight"])]
 
 ap = argparse.ArgumentParser()
+ap.add_argument("--first-seed", type=int, default=1)
 ap.add_argument("--seeds", type=int, default=5)
 ap.add_argument("--sizes", default="20,60,150,300")
+ap.add_argument("--families", default="", help="comma-separated prefixes of family names (default: all)")
 ap.add_argument("--timeout", type=float, default=20)
+ap.add_argument("--build", default=os.path.join(root, "build"))
+ap.add_argument("--before", default="")
+ap.add_argument("--no-colorer", action="store_true")
+ap.add_argument("--log", default="")
 args = ap.parse_args()
 sizes = [int(s) for s in args.sizes.split(",")]
+gen = os.path.join(args.build, "examples", "gca-gen")
+alloc = os.path.join(args.build, "examples", "gca-alloc")
+columns = []  # (key, title, gca-alloc, extra flags)
+if not args.no_colorer:
+    columns.append(("colorer", "colorer alone", alloc, ["--no-placement-search"]))
+if args.before:
+    columns.append(("before", "+ search, before", os.path.join(args.before, "examples", "gca-alloc"), []))
+columns.append(("after", "+ exact search", alloc, []))
+wanted = [f for f in families if not args.families or any(f[0].startswith(p) for p in args.families.split(","))]
 
-def run(path, extra):
+def run(exe, path, extra):
     t0 = time.perf_counter()
-    p = subprocess.run([alloc, "-O2", "--threads", "1", "--timeout", str(args.timeout)] + extra + [path],
+    p = subprocess.run([exe, "-O2", "--threads", "1", "--timeout", str(args.timeout)] + extra + [path],
                        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     dt = time.perf_counter() - t0
     fit = p.returncode == 0 and re.search(r", 0 webs spilled,", p.stderr) is not None
     return fit, dt, p.returncode
 
-print("| family | tensors (requested) | colorer alone: fit | median | max | + exact search: fit | median | max | refused/timeout after |")
-print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+head = "| family | tensors (requested) |"
+rule = "|---|---:|"
+for _, title, _, _ in columns:
+    head += f" {title}: fit | median | max |"
+    rule += "---:|---:|---:|"
+print(head + " misses (refused/timeout) after |")
+print(rule + "---:|")
+log = open(args.log, "a") if args.log else None
 with tempfile.TemporaryDirectory() as tmp:
-    for name, fam in families:
+    for name, fam in wanted:
         for n in sizes:
-            res = {"before": [], "after": []}
+            res = {k: [] for k, _, _, _ in columns}
             bad_after = 0
-            for seed in range(1, args.seeds + 1):
+            for seed in range(args.first_seed, args.first_seed + args.seeds):
                 path = os.path.join(tmp, "k.gca")
                 with open(path, "w") as f:
                     subprocess.run([gen, "--planted-sb", str(n), "--seed", str(seed)] + fam, stdout=f, check=True)
-                res["before"].append(run(path, ["--no-placement-search"]))
-                r = run(path, [])
-                res["after"].append(r)
-                bad_after += r[2] != 0
+                for key, _, exe, extra in columns:
+                    r = run(exe, path, extra)
+                    res[key].append(r)
+                    if log:
+                        print(f"{name}\t{n}\t{seed}\t{key}\t{int(r[0])}\t{r[1]:.2f}\t{r[2]}", file=log, flush=True)
+                bad_after += res["after"][-1][2] != 0
             row = f"| {name} | {n}"
-            for k in ("before", "after"):
-                fits = sum(1 for r in res[k] if r[0])
-                times = [r[1] for r in res[k]]
+            for key, _, _, _ in columns:
+                fits = sum(1 for r in res[key] if r[0])
+                times = [r[1] for r in res[key]]
                 row += f" | {fits}/{len(times)} | {statistics.median(times):.2f} s | {max(times):.2f} s"
             print(row + f" | {bad_after} |", flush=True)

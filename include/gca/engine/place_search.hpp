@@ -27,29 +27,57 @@
 //      below the last placed offset, every block placed from now on (at offsets >= the last) leaves it
 //      free, so v's lowest free offset at p stays below the frontier and v can never be placed at p in
 //      (offset, id) order: p is dead for v (and v is dead when every p is, by R1).
-//   R2 quarters at a point. Every allowed start partition is a multiple of 32, so whether two blocks
-//      share a partition depends only on the 32-partition "quarters" they touch: a block of p partitions
-//      at start s touches quarters [s/32, ceil((s+p)/32)), and two blocks share a partition exactly when
-//      they share a quarter. All nodes live at one program point t interfere with each other, so in each
-//      quarter they use disjoint byte ranges; unplaced ones lie wholly in the band [last offset,
-//      capacity), placed ones use it where they reach into it. For every set S of quarters, a block uses
-//      at least c_S(block) = min over its allowed starts of |quarters touched within S| byte ranges of
-//      its size inside S; if these sizes exceed |S| x band, no completion exists. S = all quarters is the
-//      area bound counted in quarters; S = {0} holds every block of more than 64 partitions (the 1-D
-//      bound of 128-partition problems); S = {0, 2} charges such a block twice and a 33..64-partition
-//      block (start 0 or 64) once. Checked at the first point of every live interval (any set of points
-//      is sound; these are the busiest candidates of an interval-like problem).
+//   R2 quarters and holes at a point. Every allowed start partition is a multiple of 32, so whether two
+//      blocks share a partition depends only on the 32-partition "quarters" they touch: a block of p
+//      partitions at start s touches quarters [s/32, ceil((s+p)/32)), and two blocks share a partition
+//      exactly when they share a quarter. So at one program point t each quarter is a line of bytes, and
+//      the nodes live at t use disjoint byte ranges of every quarter they touch. Unplaced ones lie wholly
+//      at or above the frontier (R1), in the free byte ranges ("gaps") that the placed nodes live at t
+//      leave there: a gap of quarter q is a maximal free range of q above the frontier, cut at segment
+//      ends (a block never crosses one) and begun at an aligned offset (a block starts at one). The
+//      unplaced nodes that end up in one gap are live at t together, so their sizes sum to at most its
+//      length; and each of them is a "candidate" of the gap: its size fits, and (for a hole, a gap closed
+//      above by a placed node, where this is checked) it has a start partition touching q and a position
+//      inside the gap, at or above its lowest allowed offset (R1), that no placed neighbor overlaps at any
+//      of its points (placed nodes stay where they are in every completion). So a gap holds at most
+//      fill(gap) = the largest sum of a subset of its candidates' sizes that is <= its length (computed
+//      exactly for up to 16 candidates and 256 sums; else the length, which is larger), and quarter q
+//      offers room_q = the sum of fill over its gaps. For every set S of quarters, a block uses at least
+//      c_S(block) = min over its allowed starts of |quarters touched within S| byte ranges of its size
+//      inside S; if the unplaced nodes live at t need more than the sum of room_q over q in S, no
+//      completion exists. S = all quarters is the area bound counted in quarters; S = {0} holds every
+//      block of more than 64 partitions (the 1-D bound of 128-partition problems); S = {0, 2} charges such
+//      a block twice and a 33..64-partition block (start 0 or 64) once. The holes make pins count: the
+//      space below a pin must be filled by blocks that fit there, exactly when the point is full. Checked
+//      at the first point of every live interval (any set of points is sound; these are the busiest
+//      candidates of an interval-like problem).
 //   R3 identical blocks. Two free blocks with the same extent and the same live range are
 //      interchangeable: swapping them maps placements to placements. Only the canonical placement in
 //      which the lower id comes first in (offset, id) order is kept, so the higher one may not be
 //      placed before the lower.
+//   R4 failed states. The canonical completions of a state depend only on: the set of placed blocks
+//      (hence the unplaced set U), the last placed (offset, id), which unplaced (block, start partition)
+//      pairs are dead (no free position, or one wholly below the frontier: R1b), and the positions of the
+//      placed free blocks that end above (frontier - the largest size in U). Indeed an unplaced block that
+//      is not dead at a start has all its free positions above (frontier - its size), and whether such a
+//      position is free depends only on the blocks that end above it; the rules R1..R3 read nothing
+//      else (pins are the same in every state). Two states that agree on these have the same subtrees, so
+//      when a state's subtree held no placement, a later state with the same "print" is cut. The print is
+//      a pair of 64-bit Zobrist-style hashes (independent keys from splitmix64) of that data: a false match
+//      needs two independent 64-bit collisions, far less likely (< 2^-100 over a search of 10^7 nodes)
+//      than a hardware fault, and is the one approximation in a "proved" answer. Under limited discrepancy
+//      (below) a state whose subtree was walked with d discrepancies still allowed, and failed, cuts a later
+//      equal state only with at most d allowed, and then the walk counts as having skipped something.
 // Value order (not a rule, decides only how fast a placement is found): lowest offset first, then larger
-// area, then id.
+// area, then id. Only the print of a state whose children were all walked is kept (1 M slots at most,
+// one per hash slot, a newer print replacing an older one: forgetting is sound).
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <chrono>
+#include <iterator>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -127,7 +155,54 @@ class place_searcher {
     node_id placed = ~node_id{0};  // the child this frame has placed, if any
     std::uint64_t saved_off = 0;
     node_id saved_id = ~node_id{0};
+    std::uint32_t disc = 0;         // discrepancies taken on the path to it
+    std::array<std::uint64_t, 2> print{};  // the state's print (R4), when expanded
+    bool expanded = false;          // its children come from expand (not cut by R4)
+    bool incomplete = false;        // some child was skipped below it (limited discrepancy)
   };
+  static constexpr std::uint32_t complete = ~std::uint32_t{0};
+  struct memo_entry {
+    std::array<std::uint64_t, 2> print{};
+    std::uint32_t allowance = 0;  // its subtree failed with this many discrepancies allowed (complete: any)
+    bool used = false;
+  };
+
+  /// A 64-bit mix (splitmix64's finalizer) of x under one of several salts: independent keys per salt.
+  static std::uint64_t mix(std::uint64_t x, std::uint64_t salt) {
+    x += 0x9e3779b97f4a7c15ull * (salt + 1);
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+    return x ^ (x >> 31);
+  }
+
+  /// R4: the placed free nodes that reach above (last offset - the largest unplaced size), into the print.
+  void window_print() {
+    std::uint64_t s_max = 0;
+    for (node_id v : free_)
+      if (!placed_[v]) s_max = std::max(s_max, p_.extents[v].bytes);
+    for (node_id u : free_)
+      if (placed_[u] && off_[u] + p_.extents[u].bytes + s_max > last_off_) {
+        const std::uint64_t x = (std::uint64_t{part_[u]} << 48) ^ off_[u];
+        print_[0] ^= mix(x ^ mix(u, 7), 8);
+        print_[1] ^= mix(x ^ mix(u, 9), 10);
+      }
+  }
+
+  const memo_entry* memo_find(const std::array<std::uint64_t, 2>& k) const {
+    if (memo_.empty()) return nullptr;
+    const memo_entry& e = memo_[k[0] & (memo_.size() - 1)];
+    return e.used && e.print == k ? &e : nullptr;
+  }
+  void memo_store(const std::array<std::uint64_t, 2>& k, std::uint32_t allowance) {
+    if (memo_.empty()) {
+      std::size_t size = 1024;
+      while (size < lim_.max_nodes && size < (std::size_t{1} << 20)) size *= 2;
+      memo_.resize(size);
+    }
+    memo_entry& e = memo_[k[0] & (memo_.size() - 1)];
+    if (e.used && e.print == k && e.allowance >= allowance) return;
+    e = memo_entry{k, allowance, true};
+  }
 
   bool pinned(node_id v) const { return !p_.pins.empty() && p_.pins[v].has_value(); }
   std::uint64_t area(node_id v) const { return std::uint64_t{p_.extents[v].partitions} * p_.extents[v].bytes; }
@@ -207,6 +282,8 @@ class place_searcher {
     cache_ge_.assign(n_ * 4, none);
     cache_key_.assign(n_ * 4, none);
     dirty_.assign(n_, 1);
+    free_at_.assign(n_ * 4, {});
+    free_dirty_.assign(n_ * 4, 1);
     return true;
   }
 
@@ -256,7 +333,10 @@ class place_searcher {
   }
 
   void touch_neighbors(node_id v) {
-    for (node_id u : graph_.neighbors(v)) dirty_[u] = 1;
+    for (node_id u : graph_.neighbors(v)) {
+      dirty_[u] = 1;
+      std::fill(free_dirty_.begin() + u * 4, free_dirty_.begin() + u * 4 + 4, 1);
+    }
   }
 
   /// The quarters (32-partition groups) a block of `parts` partitions at start `start` touches, as a mask.
@@ -271,8 +351,10 @@ class place_searcher {
     quarters_ = std::min<std::uint32_t>((lay_.partitions + 31) / 32, 4);
     sets_ = (1u << quarters_) - 1;
     cmin_.assign(n_ * 16, 0);
+    reach_.assign(n_, 0);
     for (node_id v = 0; v < n_; ++v) {
       const partition_starts st = starts(v);
+      for (std::uint32_t k = 0; k < st.count; ++k) reach_[v] |= quarter_mask(st.start[k], p_.extents[v].partitions);
       for (std::uint32_t S = 1; S <= sets_; ++S) {
         std::uint32_t best = 32;
         for (std::uint32_t k = 0; k < st.count; ++k)
@@ -283,36 +365,160 @@ class place_searcher {
     }
   }
 
-  /// R2 at every point (see the top of this header).
-  bool bands_fit() const {
+  /// R2 at every point (see the top of this header): the unplaced nodes live there must fit in the bytes
+  /// each quarter can still give them (gap_room).
+  bool bands_fit() {
     const std::uint64_t cap = lay_.capacity();
     if (last_off_ >= cap) return placed_count_ == free_.size();
-    const std::uint64_t band = cap - last_off_;
     std::uint64_t need[16];
     for (const std::vector<node_id>& live : live_at_) {
       std::fill(need, need + 16, 0);
+      for (std::uint32_t q = 0; q < quarters_; ++q) occ_[q].clear(), cand_[q].clear();
+      bool any = false;
       for (node_id v : live) {
         const extent& e = p_.extents[v];
         if (!placed_[v]) {
+          any = true;
           for (std::uint32_t S = 1; S <= sets_; ++S) need[S] += e.bytes * cmin_[v * 16 + S];
+          for (std::uint32_t q = 0; q < quarters_; ++q)
+            if ((reach_[v] >> q) & 1) cand_[q].push_back(v);
           continue;
         }
         const std::uint64_t end = off_[v] + e.bytes;
         if (end <= last_off_) continue;
-        const std::uint64_t in = end - std::max(off_[v], last_off_);
         const std::uint32_t m = quarter_mask(part_[v], e.partitions);
-        for (std::uint32_t S = 1; S <= sets_; ++S) need[S] += in * static_cast<std::uint64_t>(std::popcount(m & S));
+        for (std::uint32_t q = 0; q < quarters_; ++q)
+          if ((m >> q) & 1) occ_[q].push_back({std::max(off_[v], last_off_), end});
       }
-      for (std::uint32_t S = 1; S <= sets_; ++S)
-        if (need[S] > band * static_cast<std::uint64_t>(std::popcount(S))) return false;
+      if (!any) continue;
+      std::uint64_t room[4] = {0, 0, 0, 0};
+      for (std::uint32_t q = 0; q < quarters_; ++q) room[q] = gap_room(q);
+      for (std::uint32_t S = 1; S <= sets_; ++S) {
+        std::uint64_t r = 0;
+        for (std::uint32_t q = 0; q < quarters_; ++q)
+          if ((S >> q) & 1) r += room[q];
+        if (need[S] > r) return false;
+      }
     }
     return true;
+  }
+
+  /// R2's room in quarter q at one point: the free byte ranges ("gaps") of q above the frontier, between
+  /// the placed nodes live there (occ_[q]; pins included), cut at segment ends and started at an aligned
+  /// offset, each counted for the most that its candidates can fill of it. A candidate of a gap is an
+  /// unplaced node live there (cand_[q]) with a start partition touching q and a free position (given every
+  /// placed node, at all its points) inside the gap at or above its lowest allowed offset (R1).
+  std::uint64_t gap_room(std::uint32_t q) {
+    std::vector<start_range>& occ = occ_[q];
+    if (cand_[q].empty()) return 0;
+    std::sort(occ.begin(), occ.end(), [](const start_range& a, const start_range& b) { return a.lo < b.lo; });
+    std::uint64_t room = 0, cursor = last_off_;
+    // [lo, hi), split at segment ends. Only a hole (a gap closed by a placed node above it) checks its
+    // candidates' positions (fits_in): that is where the placed nodes decide what fits; elsewhere the
+    // size alone is checked, which can only count more room (cheaper, and still sound).
+    auto gap = [&](std::uint64_t lo, std::uint64_t hi, bool hole) {
+      while (lo < hi) {
+        const std::uint64_t seg_end = std::min(hi, (lo / lay_.segment_bytes + 1) * lay_.segment_bytes);
+        const std::uint64_t a = (lo + lay_.alignment - 1) / lay_.alignment * lay_.alignment;
+        const bool check = hole && seg_end == hi;
+        if (a < seg_end) {
+          sizes_.clear();
+          std::uint64_t total = 0;
+          for (node_id v : cand_[q])
+            if (p_.extents[v].bytes <= seg_end - a && (!check || fits_in(v, q, a, seg_end))) {
+              sizes_.push_back(p_.extents[v].bytes);
+              total += p_.extents[v].bytes;
+            }
+          std::sort(sizes_.begin(), sizes_.end());
+          if (!sizes_.empty()) room += fill(sizes_, total, seg_end - a);
+        }
+        lo = seg_end;
+      }
+    };
+    for (const start_range& o : occ) {
+      if (o.lo > cursor) gap(cursor, o.lo, true);
+      cursor = std::max(cursor, o.hi);
+    }
+    gap(cursor, lay_.capacity(), false);
+    return room;
+  }
+
+  /// Whether unplaced v has a free aligned position [o, o + size) inside [a, b), o >= its lowest allowed
+  /// offset (R1), at a start partition whose rows touch quarter q.
+  bool fits_in(node_id v, std::uint32_t q, std::uint64_t a, std::uint64_t b) {
+    const extent& e = p_.extents[v];
+    const std::uint64_t lo = std::max(a, has_last_ && v < last_id_ ? last_off_ + 1 : last_off_);
+    if (b < e.bytes || b - e.bytes < lo) return false;
+    const std::uint64_t hi = b - e.bytes;
+    const partition_starts s = starts(v);
+    for (std::uint32_t k = 0; k < s.count; ++k) {
+      if (!((quarter_mask(s.start[k], e.partitions) >> q) & 1)) continue;
+      const std::vector<start_range>& fr = free_starts(v, k, s.start[k]);
+      auto it = std::lower_bound(fr.begin(), fr.end(), lo, [](const start_range& r, std::uint64_t x) { return r.hi < x; });
+      for (; it != fr.end() && it->lo <= hi; ++it) {
+        const std::uint64_t x = (std::max(lo, it->lo) + lay_.alignment - 1) / lay_.alignment * lay_.alignment;
+        if (x <= std::min(hi, it->hi)) return true;
+      }
+    }
+    return false;
+  }
+
+  /// The free (unaligned) byte starts of v at start partition index k given the placed nodes, as sorted
+  /// disjoint closed ranges; recomputed when a neighbor of v was placed or unplaced since.
+  const std::vector<start_range>& free_starts(node_id v, std::uint32_t k, std::uint32_t pv) {
+    std::vector<start_range>& out = free_at_[v * 4 + k];
+    if (!free_dirty_[v * 4 + k]) return out;
+    free_dirty_[v * 4 + k] = 0;
+    const extent& e = p_.extents[v];
+    blocked_.clear();
+    for (node_id u : graph_.neighbors(v))
+      if (placed_[u] && share_rows(v, pv, u)) blocked_.push_back(blocked_starts(e.bytes, off_[u], p_.extents[u].bytes));
+    merge_ranges(blocked_);
+    out.clear();
+    for (const start_range& d : lay_.domain(e)) {
+      std::uint64_t from = d.lo;
+      for (const start_range& b : blocked_) {
+        if (b.hi < from) continue;
+        if (b.lo > d.hi) break;
+        if (b.lo > from) out.push_back({from, b.lo - 1});
+        from = b.hi + 1;
+        if (from > d.hi) break;
+      }
+      if (from <= d.hi) out.push_back({from, d.hi});
+    }
+    return out;
+  }
+
+  /// The most bytes that a subset of `sizes` (sorted, summing to `total`) fills of a gap of `len` bytes:
+  /// the largest subset sum <= len when that is cheap to find (at most 16 sizes, 256 sums), else len.
+  /// (When all but the smallest fit, that is the answer: a subset that fits leaves one size out.)
+  std::uint64_t fill(const std::vector<std::uint64_t>& sizes, std::uint64_t total, std::uint64_t len) {
+    if (sizes.front() > len) return 0;
+    if (total <= len) return total;
+    if (total - sizes.front() <= len) return total - sizes.front();
+    if (sizes.size() > 16) return len;
+    sums_.assign(1, 0);
+    for (const std::uint64_t x : sizes) {
+      shifted_.clear();
+      for (std::uint64_t t : sums_) {
+        if (t + x > len) break;
+        shifted_.push_back(t + x);
+      }
+      merged_.clear();
+      std::set_union(sums_.begin(), sums_.end(), shifted_.begin(), shifted_.end(), std::back_inserter(merged_));
+      sums_.swap(merged_);
+      if (sums_.back() == len || sums_.size() > 256) return len;
+    }
+    return sums_.back();
   }
 
   /// The children of the current state, or nothing when a rule cuts it.
   std::optional<std::vector<child>> expand() {
     if (!bands_fit()) return std::nullopt;
     std::vector<child> out;
+    print_ = {placed_print_[0] ^ mix(last_off_, 1), placed_print_[1] ^ mix(last_off_, 2)};
+    print_[0] ^= mix(last_id_, 3);
+    print_[1] ^= mix(last_id_, 4);
     for (node_id v : free_) {
       if (placed_[v]) continue;
       refresh(v);
@@ -325,14 +531,17 @@ class place_searcher {
         if (all != none && all >= lo) {
           alive = true;
           if (!twin_waits) out.push_back({all, v, s.start[k]});
-        } else if (all != none && all + p_.extents[v].bytes <= last_off_) {
+        } else if (all == none || all + p_.extents[v].bytes <= last_off_) {
           // R1b: a free position wholly below the frontier stays free (R1b at the top of this header).
-        } else if (!alive && all != none && lowest_ge(v, k, s.start[k], lo) != none) {
+          print_[0] ^= mix(v * 4 + k, 5);  // (v, k) is dead: part of the state's print (R4)
+          print_[1] ^= mix(v * 4 + k, 6);
+        } else if (!alive && lowest_ge(v, k, s.start[k], lo) != none) {
           alive = true;
         }
       }
       if (!alive) return std::nullopt;  // R1
     }
+    window_print();
     std::sort(out.begin(), out.end(), [&](const child& a, const child& b) {
       if (a.offset != b.offset) return a.offset < b.offset;
       if (area(a.v) != area(b.v)) return area(a.v) > area(b.v);
@@ -343,6 +552,8 @@ class place_searcher {
   }
 
   void place(const child& c) {
+    placed_print_[0] ^= mix(c.v, 11);
+    placed_print_[1] ^= mix(c.v, 12);
     placed_[c.v] = 1;
     part_[c.v] = c.partition;
     off_[c.v] = c.offset;
@@ -353,6 +564,8 @@ class place_searcher {
     touch_neighbors(c.v);
   }
   void unplace(node_id v, std::uint64_t off, node_id id) {
+    placed_print_[0] ^= mix(v, 11);
+    placed_print_[1] ^= mix(v, 12);
     placed_[v] = 0;
     --placed_count_;
     last_off_ = off;
@@ -381,13 +594,24 @@ class place_searcher {
 
   search_status walk(place_result& r, std::uint32_t limit, bool& skipped) {
     std::vector<frame> stack;
-    std::vector<std::uint32_t> disc;  // per frame: discrepancies taken on the path to it
     auto open = [&](std::uint32_t d) -> bool {
       ++r.nodes;
       if (placed_count_ == free_.size()) return true;
       auto c = expand();
-      stack.push_back(frame{c ? std::move(*c) : std::vector<child>{}, 0, ~node_id{0}, last_off_, last_id_});
-      disc.push_back(d);
+      frame f{c ? std::move(*c) : std::vector<child>{}, 0, ~node_id{0}, last_off_, last_id_};
+      f.disc = d;
+      if (c && !f.children.empty()) {
+        f.print = print_;
+        const std::uint32_t allowance = limit - std::min(limit, d);
+        if (const memo_entry* m = memo_find(print_); m && m->allowance >= allowance) {  // R4
+          f.children.clear();
+          f.incomplete = m->allowance != complete;
+          skipped = skipped || f.incomplete;
+        } else {
+          f.expanded = true;
+        }
+      }
+      stack.push_back(std::move(f));
       return false;
     };
     if (open(0)) return search_status::found;
@@ -401,14 +625,18 @@ class place_searcher {
         unplace(top.placed, top.saved_off, top.saved_id);
         top.placed = ~node_id{0};
       }
-      const std::uint32_t d = disc.back() + (top.next > 0 ? 1 : 0);
+      const std::uint32_t d = top.disc + (top.next > 0 ? 1 : 0);
       if (top.next < top.children.size() && d > limit) {
         skipped = true;
+        top.incomplete = true;
         top.next = top.children.size();
       }
       if (top.next == top.children.size()) {
+        // Its subtree holds no placement within the discrepancies it was allowed (R4 remembers that).
+        if (top.expanded) memo_store(top.print, top.incomplete ? limit - std::min(limit, top.disc) : complete);
+        const bool incomplete = top.incomplete;
         stack.pop_back();
-        disc.pop_back();
+        if (!stack.empty()) stack.back().incomplete = stack.back().incomplete || incomplete;
         continue;
       }
       if (r.nodes >= lim_.max_nodes) return search_status::gave_up;
@@ -422,6 +650,7 @@ class place_searcher {
     r.proof = "every canonical placement was tried (" + std::to_string(r.nodes) + " search nodes)";
     return search_status::infeasible;
   }
+
 
   const place_problem& p_;
   rect_layout lay_;
@@ -438,6 +667,14 @@ class place_searcher {
   std::vector<std::uint8_t> dirty_;
   std::uint32_t quarters_ = 4, sets_ = 15;
   std::vector<std::uint32_t> cmin_;  // per node x set of quarters: c_S (R2)
+  std::vector<std::uint32_t> reach_;  // per node: the quarters some allowed start makes it touch (R2)
+  std::vector<start_range> occ_[4];   // R2 at one point: per quarter, the placed byte ranges above the frontier
+  std::vector<node_id> cand_[4];         // R2 at one point: per quarter, the unplaced nodes that may touch it
+  std::vector<std::uint64_t> sizes_, sums_, shifted_, merged_;  // gap_room's candidate sizes; fill's subset sums
+  std::vector<std::vector<start_range>> free_at_;  // per node x start-partition index: free starts (R2)
+  std::vector<std::uint8_t> free_dirty_;
+  std::array<std::uint64_t, 2> print_{}, placed_print_{};  // R4: the current state's print; the placed set's part
+  std::vector<memo_entry> memo_;                          // R4: failed states (by print), one per slot
   std::vector<start_range> domain_, blocked_;
   std::uint64_t last_off_ = 0;
   node_id last_id_ = ~node_id{0};

@@ -86,7 +86,8 @@ inline std::vector<tensor_id> unplaced_tensors(const space_attempt& a) {
 
 /// The message when allocation fails and no proof that spilling can't help exists (docs/HARDWARE.md's "can't
 /// help" is a promise: it is printed only with a proof).
-inline std::string gave_up_message(memory_type m, const std::vector<std::string>& names, std::uint64_t nodes) {
+inline std::string gave_up_message(memory_type m, const std::vector<std::string>& names, std::uint64_t nodes,
+                                   bool out_of_time = false) {
   std::string s = "couldn't allocate every tensor in " + std::string(log_name(m));
   if (!names.empty()) {
     s += " (";
@@ -94,7 +95,8 @@ inline std::string gave_up_message(memory_type m, const std::vector<std::string>
     s += ")";
   }
   return s + ": nothing more can be spilled, and the placement search gave up after " + std::to_string(nodes) +
-         " search nodes without finding a placement or proving that none exists";
+         " search nodes" + (out_of_time ? " (its time budget spent)" : "") +
+         " without finding a placement or proving that none exists";
 }
 
 /// allocate_space with the geometry behind a geometry_ref (its body is compiled once per spill policy
@@ -118,6 +120,7 @@ space_report allocate_space(linearized_function& lf, const target& tgt, const sp
   }
 
   const std::optional<rect_layout> lay = opt.search.enabled ? geom.rect() : std::nullopt;
+  const auto search_until = search_deadline(opt.search, std::chrono::steady_clock::now(), opt.deadline);
   auto spillable = [&](const space_attempt& x, web_id w) {
     if constexpr (requires { Spill::spillable(lf.work(), x.live, w, filter, rep.spills); })
       return Spill::spillable(lf.work(), x.live, w, filter, rep.spills);
@@ -151,7 +154,7 @@ space_report allocate_space(linearized_function& lf, const target& tgt, const sp
       // Optlevel 7: the exact search places the space; coloring is the fallback.
       search_options so = opt.search;
       if (rep.iterations > 1) so.nodes = std::max<std::uint64_t>(1, so.nodes / 10);
-      rescue r = place_or_prove(lf, filter, geom, *lay, opt.blockers, so, opt.deadline, spillable, false);
+      rescue r = place_or_prove(lf, filter, geom, *lay, opt.blockers, so, search_until, spillable, false);
       rep.search_nodes += r.search_nodes;
       if (rep.search_outcome.empty()) rep.search_outcome = std::string(to_string(r.spill_free));
       if (r.placed) {
@@ -198,12 +201,13 @@ space_report allocate_space(linearized_function& lf, const target& tgt, const sp
     // SB and PSUM: before spilling anything, the exact search (spill/place_or_prove.hpp). The first
     // round decides whether the kernel needs any spill at all: it gets the full budget, later rounds a
     // tenth, and once a space has spent `total_nodes` the search only runs again to prove a refusal.
+    // Past `search_until` (search_options::seconds, time_share) every search gives up at once.
     search_options so = opt.search;
     if (rep.iterations > 1) so.nodes = std::max<std::uint64_t>(1, so.nodes / 10);
-    const bool budget_left = rep.search_nodes < opt.search.total_nodes;
+    const bool budget_left = rep.search_nodes < opt.search.total_nodes && std::chrono::steady_clock::now() < search_until;
     std::optional<rescue> r;
     if (lay && budget_left) {
-      r = place_or_prove(lf, filter, geom, *lay, opt.blockers, so, opt.deadline, spillable);
+      r = place_or_prove(lf, filter, geom, *lay, opt.blockers, so, search_until, spillable);
       rep.search_nodes += r->search_nodes;
       if (r->placed) {
         rep.placed_by = r->by_linear_scan ? "linear scan" : "exact search";
@@ -222,13 +226,13 @@ space_report allocate_space(linearized_function& lf, const target& tgt, const sp
       return rep;
     };
     if (r && r->victims.empty()) {
-      proof = prove_cant_help(lf, filter, geom, *lay, opt.blockers, so, opt.deadline, spillable);
+      proof = prove_cant_help(lf, filter, geom, *lay, opt.blockers, so, search_until, spillable);
       rep.search_nodes += proof->search_nodes;
       if (proof->proven) return refuse_with_proof();
     }
     std::size_t spilled = spill.spill(lf, a, filter, tgt, rep.spills);
     if (spilled == 0 && lay && !proof) {
-      proof = prove_cant_help(lf, filter, geom, *lay, opt.blockers, so, opt.deadline, spillable);
+      proof = prove_cant_help(lf, filter, geom, *lay, opt.blockers, so, search_until, spillable);
       rep.search_nodes += proof->search_nodes;
       if (proof->proven) return refuse_with_proof();
     }
@@ -246,7 +250,8 @@ space_report allocate_space(linearized_function& lf, const target& tgt, const sp
       if (lay) {
         // The search proved nothing (else we returned above): say so, never "can't help". (The policy's
         // own over-full point is an area proof, but the search's proof 1 would have found it.)
-        rep.error = gave_up_message(filter.memory, rep.unplaceable, rep.search_nodes);
+        rep.error = gave_up_message(filter.memory, rep.unplaceable, rep.search_nodes,
+                                    std::chrono::steady_clock::now() >= search_until);
       } else if (geom.rect() && rep.spills.hopeless.empty()) {
         // The search is off: nothing is proved.
         rep.error = "couldn't allocate every tensor in " + std::string(log_name(filter.memory)) + " (%" +

@@ -23,6 +23,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <span>
 #include <string>
@@ -53,7 +54,28 @@ struct search_options {
   std::uint64_t peak_total_nodes = 200000;
   std::size_t peak_max_nodes = 5000;
   std::uint64_t peak_max_pairs = std::uint64_t{1} << 20;
+  // Per space, the search's wall-clock budget: at most `time_share` of the time left before the
+  // allocation's deadline (the watchdog, --timeout), from the space's start, and at most `seconds`. Past
+  // it every search of the space gives up at once (and says so), so the fixpoint spills or refuses
+  // honestly instead of meeting the watchdog. Under the default deadline (2700 s) the node budgets end the
+  // search long before the clock, so the results stay deterministic; the clock decides only near a short
+  // deadline (e.g. --timeout 20: 10 s of search).
+  double seconds = std::numeric_limits<double>::infinity();
+  double time_share = 0.5;
 };
+
+/// The instant a space's searches must stop (see search_options::time_share), for a space started at
+/// `start` under `deadline` (time_point::max(): none).
+inline std::chrono::steady_clock::time_point search_deadline(const search_options& opt,
+                                                             std::chrono::steady_clock::time_point start,
+                                                             std::chrono::steady_clock::time_point deadline) {
+  using sec = std::chrono::duration<double>;
+  const bool none = deadline == std::chrono::steady_clock::time_point::max();
+  double budget = none ? opt.seconds : std::min(opt.seconds, std::max(0.0, sec(deadline - start).count()) * opt.time_share);
+  if (!(budget < 1e9)) return deadline;  // unbounded (or beyond any deadline that matters)
+  budget = std::max(0.0, budget);
+  return std::min(deadline, start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(sec(budget)));
+}
 
 /// Nodes of one space as a place_problem (owned). `origin`: the attempt node each one stands for.
 struct space_nodes {
