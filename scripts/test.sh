@@ -14,7 +14,11 @@ export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 passed=0; failed=0
 for dir in build build-asan build-release; do
   echo "== $dir: doctest suite"
-  out=$(cd "$(pwd)" && "$dir/tests/gca-tests" 2>&1); rc=$?
+  # Under ASan+UBSan (a debug build, about 6x slower) the three generated-program sweeps, which run the
+  # exact search on hundreds of refused spaces, are left to the two optimized builds (2 minutes there,
+  # 15 under the sanitizers); every other test case runs in all three.
+  skip=(); [ "$dir" = build-asan ] && skip=("--test-case-exclude=property*,generated programs*,pass cache*")
+  out=$(cd "$(pwd)" && "$dir/tests/gca-tests" "${skip[@]}" 2>&1); rc=$?
   echo "$out" | tail -n 40
   echo "$out" | grep -E -A14 "ERROR: (AddressSanitizer|LeakSanitizer)|runtime error:" | head -n 80
   line=$(echo "$out" | grep -E '^\[doctest\] test cases:' | tail -n 1)
