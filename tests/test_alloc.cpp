@@ -851,8 +851,10 @@ TEST_CASE("pass cache: shared liveness and DRAM answers give the allocation comp
     o.pressure = seed % 2 ? 1.4 : 0.7;
     kernels.emplace_back("random " + std::to_string(seed), gca::test::random_program(o));
   }
-  for (const auto& [name, kernel] : kernels)
+  for (const auto& named : kernels)
     for (int level : {2, 6}) {
+      const std::string& name = named.first;  // not a structured binding: clang 14 cannot capture one
+      const gca::module& kernel = named.second;
       CAPTURE(name);
       CAPTURE(level);
       std::string printed[2];

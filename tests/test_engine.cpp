@@ -67,7 +67,7 @@ static_assert(GeometryPolicy<linear_dram> && GeometryPolicy<scratchpad_2d> && Ge
 
 // Near misses of the other concepts: each type lacks one requirement, or has it with the wrong type.
 struct spill_returns_bool {  // `spill` must return the number of webs spilled, not whether it spilled
-  static constexpr std::string_view name = "near-miss";
+  [[maybe_unused]] static constexpr std::string_view name = "near-miss";
   bool spill(linearized_function&, const space_attempt&, const space_filter&, const target&, spill_state&) const {
     return false;
   }
@@ -81,7 +81,7 @@ struct spill_without_name {
 static_assert(!SpillPolicy<spill_returns_bool> && !SpillPolicy<spill_without_name>);
 static_assert(SpillPolicy<no_spill> && SpillPolicy<spill_to_next_tier>);
 struct linearization_without_flag {
-  static constexpr std::string_view name = "near-miss";
+  [[maybe_unused]] static constexpr std::string_view name = "near-miss";
 };
 static_assert(!LinearizationPolicy<linearization_without_flag>);
 static_assert(LinearizationPolicy<opaque_loops> && LinearizationPolicy<flattened_loops>);
