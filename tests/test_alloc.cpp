@@ -183,8 +183,9 @@ function f core=0 {
   CHECK(r.spills.spilled_webs == 0);
 }
 
-TEST_CASE("spill fixpoint: the long-lived value is spilled to DRAM and reloaded, at both linearizations") {
-  const char* text = R"(module m target=trn2
+/// Three 128x80000 SB tensors live at `%c = inc %b` where two fit: exactly one spill (%a, the
+/// long-lived one) makes it fit.
+const char* one_spill_kernel = R"(module m target=trn2
 function f core=0 {
   tensor %x : dram 64 input
   tensor %y : dram 64 output
@@ -199,6 +200,9 @@ function f core=0 {
   %y = add %a, %d
 }
 )";
+
+TEST_CASE("spill fixpoint: the long-lived value is spilled to DRAM and reloaded, at both linearizations") {
+  const char* text = one_spill_kernel;
   for (bool flattened : {true, false}) {
     CAPTURE(flattened);
     gca::module m = gca::parse(text);
@@ -373,22 +377,8 @@ function f core=0 {
     if (t.memory == gca::memory_type::sb) CHECK(t.at.has_value());
   REQUIRE(gca::coloring_allocator_dram{}.run(m).functions.size() == 1);
   require_verified(original, m, false);
-  // The spill fixpoint's example kernel above needs one spill: without a spill policy it is refused.
-  gca::module tight = gca::parse(R"(module m target=trn2
-function f core=0 {
-  tensor %x : dram 64 input
-  tensor %y : dram 64 output
-  tensor %a : sb 128x80000
-  tensor %b : sb 128x80000
-  tensor %c : sb 128x80000
-  tensor %d : sb 128x4
-  %a = exp %x
-  %b = load %x
-  %c = inc %b
-  %d = inc %c
-  %y = add %a, %d
-}
-)");
+  // one_spill_kernel needs one spill: without a spill policy it is refused.
+  gca::module tight = gca::parse(one_spill_kernel);
   const std::string before = gca::print(tight);
   CHECK_THROWS_AS(sb_flat_no_spill{}.run(tight), gca::allocation_error);
   CHECK(gca::print(tight) == before);

@@ -115,6 +115,14 @@ inline unsigned thread_count(unsigned requested) {
   return hw == 0 ? 1 : hw;
 }
 
+/// What an allocator's options give every space it colors: the best-of-n variants, the deadline, the
+/// engine, the exact-search budgets and the cache the passes share; `threads` for the variants. The
+/// blockers are the caller's (per function, after linking).
+inline space_options space_options_of(const allocator_options& opt, std::chrono::steady_clock::time_point deadline,
+                                      unsigned threads) {
+  return space_options{opt.variants, deadline, {}, opt.engine, threads, opt.search, opt.cache.get()};
+}
+
 inline std::chrono::steady_clock::time_point deadline_after(double seconds) {
   if (!(seconds > 0) || seconds > 1e9) return std::chrono::steady_clock::time_point::max();
   return std::chrono::steady_clock::now() +
@@ -177,7 +185,7 @@ void allocate_functions(module& m, pass_report& rep, space_filter filter, bool p
   const unsigned variant_threads = std::max(1u, hw / std::max(1u, threads));
   auto one = [&](std::size_t k, auto& observer) {
     try {
-      space_options so{opt.variants, deadline, {}, opt.engine, variant_threads, opt.search, opt.cache.get()};
+      space_options so = space_options_of(opt, deadline, variant_threads);
       if (post_link) so.blockers = dram_blockers(work, k);
       // `work` is this pass's own copy: the function moves into its linearization and back (no copy
       // and no rebuild of 10^6 instructions when nothing was inserted: linearize.hpp, commit() &&).
@@ -430,8 +438,7 @@ class basic_coloring_allocator_with_loop {
     rep.pass = std::string(pass_name);
     const auto deadline = detail::deadline_after(opt_.timeout_seconds);
     module work = m;
-    const space_options so{opt_.variants, deadline, {}, opt_.engine, detail::thread_count(opt_.threads), opt_.search,
-                           opt_.cache.get()};
+    const space_options so = detail::space_options_of(opt_, deadline, detail::thread_count(opt_.threads));
     for (function& f : work.functions) {
       linearized_function lf = linearize(f, flattened_loops{});
       space_report p = allocate_space(lf, m.tgt, space_filter{memory_type::psum, address_space::local},

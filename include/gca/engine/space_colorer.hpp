@@ -340,10 +340,11 @@ space_attempt color_space(const linearized_function& lf, const space_filter& fil
   // between two DRAM tensors keeps its cost.
   if (linear) {
     // A question asked before has its answer stored (pass_cache): only the interval path stores one.
+    const std::vector<std::uint8_t> fixed = fixed_flags();
     std::optional<interval_question> q;
     if (cache) {
-      q = interval_question{table.offsets, table.intervals, a.extents, a.costs, a.pins, fixed_flags(),
-                            geom.capacity(), *linear_alignment};
+      q = interval_question{table.offsets, table.intervals, a.extents, a.costs, a.pins, fixed, geom.capacity(),
+                            *linear_alignment};
       if (auto r = cache->answer(f.name, filter.space, *q)) a.result = std::move(*r);
     }
     const std::optional<interval_index> index = a.result ? std::nullopt : std::optional<interval_index>(table);
@@ -352,7 +353,6 @@ space_attempt color_space(const linearized_function& lf, const space_filter& fil
       a.priority.resize(a.node_web.size());
       for (node_id v = 0; v < a.node_web.size(); ++v)
         a.priority[v] = -static_cast<double>(table.ranges(v).front().begin);
-      const std::vector<std::uint8_t> fixed = fixed_flags();
       const std::vector<color_options> iv = interval_variants_dram();
       for (const color_options& o : iv) obs.best_of_n(filter.memory, name(o));
       if (!a.result) {
