@@ -3,6 +3,12 @@
 // brute force and by an overlap check that does not use the engine; quality bounds on the shared data.
 #include <doctest/doctest.h>
 
+#include <boost/graph/breadth_first_search.hpp>
+#include <boost/graph/connected_components.hpp>
+#include <boost/graph/graph_concepts.hpp>
+#include <boost/graph/sequential_vertex_coloring.hpp>
+#include <boost/property_map/property_map.hpp>
+
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
@@ -26,6 +32,7 @@
 #include <gca/geometry/rect_layout.hpp>
 #include <gca/geometry/registers.hpp>
 #include <gca/geometry/scratchpad_2d.hpp>
+#include <gca/graph/bgl.hpp>
 #include <gca/graph/interference.hpp>
 #include <gca/io/dimacs.hpp>
 #include <gca/io/dsa_csv.hpp>
@@ -153,6 +160,93 @@ TEST_CASE("interference: edge-list builder drops duplicates and self loops, reje
   const std::vector<interval> unsorted{{5, 7}, {1, 3}};
   t.add(unsorted);
   CHECK_THROWS_AS(build_interference(t), std::invalid_argument);
+}
+
+TEST_CASE("interference: the CSR constructor checks the shape it is given") {
+  const interference_graph g(std::vector<std::size_t>{0, 1, 2}, std::vector<node_id>{1, 0});
+  CHECK(g.num_edges() == 1);
+  CHECK(g.adjacent(1, 0));
+  CHECK_THROWS_AS(interference_graph(std::vector<std::size_t>{0, 2, 1}, std::vector<node_id>{1, 0}),
+                  std::invalid_argument);  // row_start decreases
+  CHECK_THROWS_AS(interference_graph(std::vector<std::size_t>{0, 1, 3}, std::vector<node_id>{1, 0}),
+                  std::invalid_argument);  // does not end at the column count
+  CHECK_THROWS_AS(interference_graph(std::vector<std::size_t>{0, 1, 2}, std::vector<node_id>{1, 2}),
+                  std::invalid_argument);  // neighbor 2 of a 2-node graph
+  CHECK(interference_graph().num_nodes() == 0);
+}
+
+// The BGL adapter (gca/graph/bgl.hpp): the concepts BGL algorithms require, and three BGL algorithms run
+// on random interval graphs, each checked against an answer computed without BGL.
+TEST_CASE("interference: Boost.Graph algorithms run on the graph through gca/graph/bgl.hpp") {
+  using G = interference_graph;
+  BOOST_CONCEPT_ASSERT((boost::VertexListGraphConcept<G>));
+  BOOST_CONCEPT_ASSERT((boost::IncidenceGraphConcept<G>));
+  BOOST_CONCEPT_ASSERT((boost::AdjacencyGraphConcept<G>));
+  BOOST_CONCEPT_ASSERT((boost::EdgeListGraphConcept<G>));
+  BOOST_CONCEPT_ASSERT((boost::BidirectionalGraphConcept<G>));
+  BOOST_CONCEPT_ASSERT((boost::ReadablePropertyMapConcept<boost::property_map<G, boost::vertex_index_t>::const_type, node_id>));
+  std::mt19937 rng(42);
+  for (int round = 0; round < 30; ++round) {
+    const std::size_t n = 1 + rng() % 40;
+    live_range_table t;
+    for (std::size_t v = 0; v < n; ++v) {
+      const auto b = static_cast<program_point>(rng() % 100);
+      t.add(interval{b, static_cast<program_point>(b + 1 + rng() % 12)});
+    }
+    const G g = build_interference(t);
+    // edges(g): every undirected edge once, as (u, v) with u < v, in CSR order; num_edges agrees.
+    std::vector<std::pair<node_id, node_id>> listed, expect;
+    for (auto [e, end] = edges(g); e != end; ++e) listed.emplace_back(bgl::source(*e, g), bgl::target(*e, g));
+    for (node_id u = 0; u < n; ++u)
+      for (node_id v : g.neighbors(u))
+        if (u < v) expect.emplace_back(u, v);
+    CHECK(listed == expect);
+    CHECK(num_edges(g) == expect.size());
+    // out_edges(v) point away from v and reach exactly its neighbors; an edge equals its reverse.
+    for (node_id v = 0; v < n; ++v) {
+      std::vector<node_id> out;
+      for (auto [e, end] = out_edges(v, g); e != end; ++e) {
+        CHECK(bgl::source(*e, g) == v);
+        out.push_back(bgl::target(*e, g));
+        CHECK(*e == bgl::edge{bgl::target(*e, g), v, 0});
+      }
+      const auto nb = g.neighbors(v);
+      CHECK(out == std::vector<node_id>(nb.begin(), nb.end()));
+      CHECK(out_degree(v, g) == nb.size());
+    }
+    // BGL's greedy coloring: proper, with at most max degree + 1 colors.
+    std::vector<std::size_t> color(n);
+    const auto index = get(boost::vertex_index, g);
+    const std::size_t colors =
+        boost::sequential_vertex_coloring(g, boost::make_iterator_property_map(color.begin(), index));
+    std::size_t max_degree = 0;
+    for (node_id v = 0; v < n; ++v) {
+      max_degree = std::max<std::size_t>(max_degree, g.degree(v));
+      for (node_id u : g.neighbors(v)) CHECK(color[u] != color[v]);
+    }
+    CHECK(colors <= max_degree + 1);
+    // BGL's connected components against a sweep: interval graph components are the maximal runs of
+    // intervals that chain by overlap, so two nodes share a component iff no gap separates them.
+    std::vector<int> comp(n);
+    const int count = boost::connected_components(g, boost::make_iterator_property_map(comp.begin(), index));
+    std::vector<node_id> order(n);
+    for (node_id v = 0; v < n; ++v) order[v] = v;
+    auto span_of = [&](node_id v) { return t.ranges(v)[0]; };
+    std::sort(order.begin(), order.end(), [&](node_id a, node_id b) { return span_of(a).begin < span_of(b).begin; });
+    int runs = 0;
+    program_point reach = 0;
+    for (std::size_t k = 0; k < n; ++k) {
+      const interval iv = span_of(order[k]);
+      if (k == 0 || iv.begin >= reach) ++runs;
+      else CHECK(comp[order[k]] == comp[order[k - 1]]);
+      reach = k == 0 ? iv.end : std::max(reach, iv.end);
+    }
+    CHECK(count == runs);
+    // BGL's breadth-first search reaches exactly the start's component.
+    std::vector<boost::default_color_type> seen(n, boost::white_color);
+    boost::breadth_first_search(g, node_id{0}, boost::color_map(boost::make_iterator_property_map(seen.begin(), index)));
+    for (node_id v = 0; v < n; ++v) CHECK((seen[v] != boost::white_color) == (comp[v] == comp[0]));
+  }
 }
 
 // ---------------------------------------------------------------------------------------------------

@@ -1,27 +1,25 @@
 // gca/graph/interference.hpp — the interference graph the colorers work on.
 //
-// Provides `interference_graph`, an immutable undirected graph stored as a Boost.Graph
-// `compressed_sparse_row_graph<directedS>` that holds every edge in both directions (so it models BGL's
-// IncidenceGraph, AdjacencyGraph and VertexListGraph, with O(1) `out_degree` = the undirected degree), and
+// Provides `interference_graph`, an immutable undirected graph in compressed sparse row form (every edge
+// stored in both directions, so a node's degree is O(1) and its neighbors one contiguous sorted span), and
 // its two builders:
 //   build_interference(live_range_table)       endpoint sweep over per-node live ranges, O(n log n + E)
 //   build_interference(num_nodes, edge list)   explicit edges (DIMACS), duplicates and self loops dropped
 // Neighbors of every node are sorted by node id, so every walk over the graph is deterministic.
 // The graph is never mutated after construction: simplify keeps its degrees in a separate array.
+// gca/graph/bgl.hpp makes it a Boost.Graph graph (IncidenceGraph, AdjacencyGraph, VertexListGraph,
+// EdgeListGraph) for BGL's algorithms; that header is separate because Boost's graph headers are the
+// largest part of a translation unit that includes gca, and the engine needs none of them.
 #pragma once
 
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
-#include <iterator>
 #include <limits>
-#include <memory>
 #include <span>
 #include <string>
 #include <utility>
 #include <vector>
-
-#include <boost/graph/compressed_sparse_row_graph.hpp>
 
 #include <gca/error.hpp>
 #include <gca/liveness/interval.hpp>
@@ -58,73 +56,58 @@ struct live_range_table {
 
 class interference_graph {
  public:
-  /// Vertex descriptors are node ids; edge indices are size_t so graphs with > 4 G directed edges work.
-  using graph_type = boost::compressed_sparse_row_graph<boost::directedS, boost::no_property,
-                                                        boost::no_property, boost::no_property, node_id,
-                                                        std::size_t>;
-
   interference_graph() = default;
 
   /// Builds from adjacency lists in CSR form: node v's neighbors are column[row_start[v] ..
   /// row_start[v + 1]), each list sorted by id, no duplicates, no self loops, every edge in both lists.
+  /// The shape (row_start starts at 0, never decreases, ends at column.size(); every id < the node
+  /// count) is checked, O(n + E), and a bad one throws input_error; the list properties are the caller's.
+  interference_graph(std::vector<std::size_t> row_start, std::vector<node_id> column)
+      : row_start_(std::move(row_start)), column_(std::move(column)) {
+    if (row_start_.empty()) row_start_.push_back(0);
+    const std::size_t n = row_start_.size() - 1;
+    if (n > std::numeric_limits<node_id>::max())
+      throw input_error("interference_graph: too many nodes for node_id");
+    if (row_start_.front() != 0 || row_start_.back() != column_.size())
+      throw input_error("interference_graph: row_start must run from 0 to the column count");
+    for (std::size_t v = 0; v < n; ++v)
+      if (row_start_[v] > row_start_[v + 1])
+        throw input_error("interference_graph: row_start decreases at node " + std::to_string(v));
+    for (node_id u : column_)
+      if (u >= n) throw input_error("interference_graph: neighbor " + std::to_string(u) + " is not a node");
+  }
   interference_graph(std::span<const std::size_t> row_start, std::span<const node_id> column)
-      : graph_(boost::edges_are_sorted, csr_arc_iterator(row_start, column, 0),
-               csr_arc_iterator(row_start, column, column.size()),
-               static_cast<graph_type::vertices_size_type>(row_start.size() - 1),
-               static_cast<graph_type::edges_size_type>(column.size())) {}
+      : interference_graph(std::vector<std::size_t>(row_start.begin(), row_start.end()),
+                           std::vector<node_id>(column.begin(), column.end())) {}
 
-  std::size_t num_nodes() const noexcept { return num_vertices(graph_); }
+  std::size_t num_nodes() const noexcept { return row_start_.size() - 1; }
   /// Undirected edges (each stored twice).
-  std::size_t num_edges() const noexcept { return boost::num_edges(graph_) / 2; }
-  std::uint32_t degree(node_id v) const noexcept { return static_cast<std::uint32_t>(out_degree(v, graph_)); }
+  std::size_t num_edges() const noexcept { return column_.size() / 2; }
+  std::uint32_t degree(node_id v) const noexcept {
+    return static_cast<std::uint32_t>(row_start_[v + 1] - row_start_[v]);
+  }
   /// Neighbors of v, sorted by id. The span stays valid as long as the graph lives.
   std::span<const node_id> neighbors(node_id v) const noexcept {
-    auto [first, last] = adjacent_vertices(v, graph_);
-    return std::span<const node_id>(std::to_address(first), static_cast<std::size_t>(last - first));
+    return std::span<const node_id>(column_).subspan(row_start_[v], row_start_[v + 1] - row_start_[v]);
   }
   bool adjacent(node_id u, node_id v) const noexcept {
     const auto n = neighbors(u);
     return std::binary_search(n.begin(), n.end(), v);
   }
-  /// The underlying BGL graph, for BGL algorithms.
-  const graph_type& graph() const noexcept { return graph_; }
+  /// The CSR arrays themselves: node v's arcs are [row_start()[v], row_start()[v + 1]) of column().
+  /// An arc's index into column() is what gca/graph/bgl.hpp uses as the BGL edge index.
+  std::span<const std::size_t> row_start() const noexcept { return row_start_; }
+  std::span<const node_id> column() const noexcept { return column_; }
+
+  /// For gca's own builders, whose arrays have the shape above by construction: not checked again
+  /// (at 10^8 arcs the check is a pass over memory the builder has just written).
+  struct prechecked_t {};
+  interference_graph(prechecked_t, std::vector<std::size_t> row_start, std::vector<node_id> column) noexcept
+      : row_start_(std::move(row_start)), column_(std::move(column)) {}
 
  private:
-  /// Walks CSR arrays as the (source, target) pairs Boost's sorted-edges constructor reads once.
-  class csr_arc_iterator {
-   public:
-    using iterator_category = std::input_iterator_tag;
-    using value_type = std::pair<node_id, node_id>;
-    using difference_type = std::ptrdiff_t;
-    using pointer = const value_type*;
-    using reference = const value_type&;
-    csr_arc_iterator(std::span<const std::size_t> rows, std::span<const node_id> column, std::size_t arc)
-        : rows_(rows), column_(column), arc_(arc) {
-      settle();
-    }
-    reference operator*() const noexcept { return cur_; }
-    pointer operator->() const noexcept { return &cur_; }
-    csr_arc_iterator& operator++() noexcept {
-      ++arc_;
-      settle();
-      return *this;
-    }
-    friend bool operator==(const csr_arc_iterator& a, const csr_arc_iterator& b) noexcept { return a.arc_ == b.arc_; }
-
-   private:
-    void settle() noexcept {
-      if (arc_ >= column_.size()) return;
-      while (rows_[src_ + 1] <= arc_) ++src_;
-      cur_ = {src_, column_[arc_]};
-    }
-    std::span<const std::size_t> rows_;
-    std::span<const node_id> column_;
-    std::size_t arc_;
-    node_id src_ = 0;
-    value_type cur_{};
-  };
-
-  graph_type graph_;
+  std::vector<std::size_t> row_start_{0};
+  std::vector<node_id> column_;
 };
 
 namespace detail {
@@ -169,7 +152,7 @@ interference_graph csr_from_meetings(std::size_t n, ForEachMeeting&& for_each_me
   }
   row[n] = w;
   column.resize(w);
-  return interference_graph(row, column);
+  return interference_graph(interference_graph::prechecked_t{}, std::move(row), std::move(column));
 }
 
 }  // namespace detail
