@@ -31,19 +31,9 @@
 #include <gca/linearize/linearize.hpp>
 #include <gca/liveness/live_ranges.hpp>
 #include <gca/liveness/liveness_cache.hpp>
+#include <gca/engine/space_filter.hpp>
 
 namespace gca {
-
-/// Which tensors one colorer places: those of `memory` and (for DRAM) `space`. Tensors of the same
-/// memory that already have a place (pinned, or placed by an earlier colorer) take part as fixed nodes.
-struct space_filter {
-  memory_type memory = memory_type::sb;
-  address_space space = address_space::local;
-  bool colors(const tensor& t) const noexcept {
-    return t.memory == memory && (memory != memory_type::dram || t.space == space) && !t.at;
-  }
-  bool constrains(const tensor& t) const noexcept { return t.memory == memory && t.at.has_value(); }
-};
 
 /// The outcome of one attempt: the liveness it was computed on, the graph's nodes, and the coloring.
 struct space_attempt {

@@ -20,7 +20,7 @@
 #include <utility>
 #include <vector>
 
-#include <gca/drivers/coloring_allocator.hpp>
+#include <gca/drivers/allocate.hpp>  // detail::tensor_rollback (and the drivers the registry builds)
 #include <gca/engine/observer.hpp>
 #include <gca/error.hpp>
 #include <gca/ir/module.hpp>
