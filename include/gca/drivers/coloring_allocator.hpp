@@ -15,7 +15,10 @@
 // against these declarations alone.
 #pragma once
 
+#include <array>
 #include <chrono>
+#include <cstddef>
+#include <iterator>
 #include <cstdint>
 #include <memory>
 #include <span>
@@ -87,20 +90,41 @@ constexpr std::string_view invariant_message(int code) noexcept {
   return "";
 }
 
-/// The registered pass name of a tuple (docs/HARDWARE.md section 1), or "" when no registration has it.
+/// One registration of the Neuron allocator: its pass name and its constructor tuple.
+struct registration {
+  std::string_view name;
+  memory_type type;
+  bool post_link;
+  address_space from;
+};
+
+/// The eight registrations (docs/HARDWARE.md section 1), in the order the pipelines meet them. The one
+/// list: the typedefs below, registered_name, allocator_pass_names and the pass registry's factories
+/// (pipeline/passes.hpp) are derived from it.
+inline constexpr registration registrations[] = {
+    {"coloring_allocator_psum", memory_type::psum, false, address_space::local},
+    {"coloring_allocator_sb", memory_type::sb, false, address_space::local},
+    {"coloring_allocator_dram", memory_type::dram, false, address_space::local},
+    {"coloring_allocator_dram_shared", memory_type::dram, false, address_space::shared},
+    {"coloring_allocator_dram_debug", memory_type::dram, false, address_space::debug},
+    {"coloring_allocator_dram_post_lnk", memory_type::dram, true, address_space::local},
+    {"coloring_allocator_dram_shared_post_lnk", memory_type::dram, true, address_space::shared},
+    {"coloring_allocator_reg", memory_type::reg, false, address_space::local},
+};
+inline constexpr std::size_t registration_count = std::size(registrations);
+
+/// The index in `registrations` of a tuple, or registration_count when no registration has it.
+constexpr std::size_t registration_index(memory_type type, bool post_link, address_space from) noexcept {
+  for (std::size_t k = 0; k < registration_count; ++k)
+    if (registrations[k].type == type && registrations[k].post_link == post_link && registrations[k].from == from)
+      return k;
+  return registration_count;
+}
+
+/// The registered pass name of a tuple, or "" when no registration has it.
 constexpr std::string_view registered_name(memory_type type, bool post_link, address_space from) noexcept {
-  using enum memory_type;
-  if (type == psum && !post_link && from == address_space::local) return "coloring_allocator_psum";
-  if (type == sb && !post_link && from == address_space::local) return "coloring_allocator_sb";
-  if (type == reg && !post_link && from == address_space::local) return "coloring_allocator_reg";
-  if (type == dram) {
-    if (!post_link && from == address_space::local) return "coloring_allocator_dram";
-    if (!post_link && from == address_space::shared) return "coloring_allocator_dram_shared";
-    if (!post_link && from == address_space::debug) return "coloring_allocator_dram_debug";
-    if (post_link && from == address_space::local) return "coloring_allocator_dram_post_lnk";
-    if (post_link && from == address_space::shared) return "coloring_allocator_dram_shared_post_lnk";
-  }
-  return "";
+  const std::size_t k = registration_index(type, post_link, from);
+  return k < registration_count ? registrations[k].name : std::string_view{};
 }
 
 namespace detail {
@@ -189,23 +213,38 @@ class coloring_allocator {
   Spill spill_;
 };
 
-// The eight registrations of the Neuron allocator (docs/HARDWARE.md section 1), each with its tuple.
-using coloring_allocator_psum = coloring_allocator<memory_type::psum, false, address_space::local>;
-using coloring_allocator_sb = coloring_allocator<memory_type::sb, false, address_space::local>;
-using coloring_allocator_dram = coloring_allocator<memory_type::dram, false, address_space::local>;
-using coloring_allocator_dram_shared = coloring_allocator<memory_type::dram, false, address_space::shared>;
-using coloring_allocator_dram_debug = coloring_allocator<memory_type::dram, false, address_space::debug>;
-using coloring_allocator_dram_post_lnk = coloring_allocator<memory_type::dram, true, address_space::local>;
-using coloring_allocator_dram_shared_post_lnk = coloring_allocator<memory_type::dram, true, address_space::shared>;
-using coloring_allocator_reg = coloring_allocator<memory_type::reg, false, address_space::local>;
+/// Registration K of `registrations`, as its allocator type.
+template <std::size_t K>
+  requires(K < registration_count)
+using registered_allocator =
+    coloring_allocator<registrations[K].type, registrations[K].post_link, registrations[K].from>;
 
-/// All nine allocator pass names (the eight registrations, then the loop-aware class).
-inline constexpr std::string_view allocator_pass_names[] = {
-    "coloring_allocator_psum",          "coloring_allocator_sb",
-    "coloring_allocator_dram",          "coloring_allocator_dram_shared",
-    "coloring_allocator_dram_debug",    "coloring_allocator_dram_post_lnk",
-    "coloring_allocator_dram_shared_post_lnk", "coloring_allocator_reg",
-    "coloring_allocator_with_loop"};
+// The eight registrations by name. (A typedef's name cannot come from the table; the pass_name checks
+// below tie each one to its entry.)
+using coloring_allocator_psum = registered_allocator<0>;
+using coloring_allocator_sb = registered_allocator<1>;
+using coloring_allocator_dram = registered_allocator<2>;
+using coloring_allocator_dram_shared = registered_allocator<3>;
+using coloring_allocator_dram_debug = registered_allocator<4>;
+using coloring_allocator_dram_post_lnk = registered_allocator<5>;
+using coloring_allocator_dram_shared_post_lnk = registered_allocator<6>;
+using coloring_allocator_reg = registered_allocator<7>;
+static_assert(coloring_allocator_psum::pass_name == "coloring_allocator_psum");
+static_assert(coloring_allocator_sb::pass_name == "coloring_allocator_sb");
+static_assert(coloring_allocator_dram::pass_name == "coloring_allocator_dram");
+static_assert(coloring_allocator_dram_shared::pass_name == "coloring_allocator_dram_shared");
+static_assert(coloring_allocator_dram_debug::pass_name == "coloring_allocator_dram_debug");
+static_assert(coloring_allocator_dram_post_lnk::pass_name == "coloring_allocator_dram_post_lnk");
+static_assert(coloring_allocator_dram_shared_post_lnk::pass_name == "coloring_allocator_dram_shared_post_lnk");
+static_assert(coloring_allocator_reg::pass_name == "coloring_allocator_reg");
+
+/// All nine allocator pass names: the eight registrations in table order, then the loop-aware class.
+inline constexpr auto allocator_pass_names = [] {
+  std::array<std::string_view, registration_count + 1> names{};
+  for (std::size_t k = 0; k < registration_count; ++k) names[k] = registrations[k].name;
+  names[registration_count] = "coloring_allocator_with_loop";
+  return names;
+}();
 
 /// the Neuron allocator's ColoringAllocatorWithLoop (optlevel 6): per function, linearize with flattened loops,
 /// PSUM then SB on the same linearized function, index legalization, free.

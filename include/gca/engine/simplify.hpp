@@ -79,6 +79,14 @@ struct wide_sum {
 
 }  // namespace detail
 
+/// The sound trivially-colorable test (gca/geometry/concept.hpp says why it is sound): a node with
+/// `candidates` positions (geom.candidates) whose neighbors can block `pressure` of them at most (the sum
+/// of geom.max_blocked) always finds one free. Simplify asks it of every node; coalescing
+/// (engine/coalesce.hpp) asks it of a merged node before merging.
+inline bool trivially_colorable(std::uint64_t candidates, const detail::wide_sum& pressure) noexcept {
+  return candidates == unbounded || pressure.less_than(candidates);
+}
+
 /// What simplify needs from the geometry, computed once per (graph, extents, geometry).
 struct simplify_weights {
   std::vector<std::uint64_t> candidates;  // per node: geom.candidates(e_v) (unbounded: always trivially colorable)
@@ -243,7 +251,8 @@ inline simplify_result simplify(const interference_graph& g, std::span<const ext
       if (counted) pressure[u].add(weights.blocks[weights.arc_base[v] + i]);
     }
   }
-  auto trivial = [&](node_id v) { return cand[v] == unbounded || (counted && pressure[v].less_than(cand[v])); };
+  // Without a bounded node nothing was counted, and every node is unbounded (so trivially colorable).
+  auto trivial = [&](node_id v) { return counted ? trivially_colorable(cand[v], pressure[v]) : cand[v] == unbounded; };
   auto footprint = [&](node_id v) {
     return static_cast<double>(extents[v].partitions) * static_cast<double>(extents[v].bytes);
   };

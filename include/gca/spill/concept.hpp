@@ -22,13 +22,13 @@ namespace gca {
 // The concept names these by reference only, so a declaration of the policies (and of the drivers that
 // take them) needs neither the linearization nor the coloring engine.
 class linearized_function;  // linearize/linearize.hpp
-struct space_attempt;       // engine/space_colorer.hpp
+struct space_attempt;       // engine/space_attempt.hpp
 struct liveness;            // liveness/live_ranges.hpp
 
 /**
  * @brief A spill policy for the fixpoint of spill/fixpoint.hpp.
  *
- * Requirements, for `S s`, a numbered linearized_function `lf`, the failed attempt `a` (a.complete() is
+ * Requirements, for `const S s` (the fixpoint holds the policy by const reference), a numbered linearized_function `lf`, the failed attempt `a` (a.complete() is
  * false), its space_filter `f`, the module's target `t` and the spill_state `st`:
  *   S::name                         string_view  for logs
  *   s.spill(lf, a, f, t, st)        size_t       edit `lf` (insert spill code, rename reads) and return the
@@ -40,7 +40,7 @@ struct liveness;            // liveness/live_ranges.hpp
  * verify(original, allocated) in verify/translation.hpp, checks this from the programs' text alone).
  */
 template <class S>
-concept SpillPolicy = requires(S s, linearized_function& lf, const space_attempt& a, const space_filter& f,
+concept SpillPolicy = requires(const S& s, linearized_function& lf, const space_attempt& a, const space_filter& f,
                                const target& t, spill_state& st) {
   { S::name } -> std::convertible_to<std::string_view>;
   { s.spill(lf, a, f, t, st) } -> std::same_as<std::size_t>;
