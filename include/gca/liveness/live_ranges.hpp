@@ -395,4 +395,17 @@ inline liveness analyze_liveness(const linearized_function& lf, std::vector<std:
   return out;
 }
 
+/// Per web: the sorted points where it is read or written (spill code keeps a web live there; the
+/// spill victims and the exact search's proofs both ask).
+inline std::vector<std::vector<program_point>> web_events(const liveness& live) {
+  std::vector<std::vector<program_point>> ev(live.webs.size());
+  for (std::size_t s = 0; s < live.slot_web.size(); ++s)
+    if (live.slot_web[s] != no_web) ev[live.slot_web[s]].push_back(live.slot_point[s]);
+  for (auto& e : ev) {
+    std::sort(e.begin(), e.end());
+    e.erase(std::unique(e.begin(), e.end()), e.end());
+  }
+  return ev;
+}
+
 }  // namespace gca

@@ -98,12 +98,12 @@ inline backend_pass make_coloring_allocator(memory_type type, bool post_link, ad
   if (to != address_space::local)
     throw input_error("ColoringAllocator: to_space " + std::string(to_string(to)) +
                       " is not supported (every registration passes Local)");
-  const std::string_view registered = registered_name(type, post_link, from);
-  std::string name = registered.empty() ? "coloring_allocator_dram_debug_post_lnk" : std::string(registered);
   const std::size_t k = registration_index(type, post_link, from);
   if (k == registration_count)  // DRAM debug after linking: a valid tuple no registration uses
-    return detail::wrap_allocator<coloring_allocator<memory_type::dram, true, address_space::debug>>(name, opt);
-  return detail::wrap_registered(k, std::move(name), opt, std::make_index_sequence<registration_count>{});
+    return detail::wrap_allocator<coloring_allocator<memory_type::dram, true, address_space::debug>>(
+        "coloring_allocator_dram_debug_post_lnk", opt);
+  return detail::wrap_registered(k, std::string(registrations[k].name), opt,
+                                 std::make_index_sequence<registration_count>{});
 }
 
 // ---- gca's non-allocator passes ------------------------------------------------------------------

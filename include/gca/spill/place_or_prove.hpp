@@ -69,18 +69,6 @@ struct space_nodes {
   }
 };
 
-/// Per web: the sorted points where it is read or written.
-inline std::vector<std::vector<program_point>> web_events(const liveness& live) {
-  std::vector<std::vector<program_point>> ev(live.webs.size());
-  for (std::size_t s = 0; s < live.slot_web.size(); ++s)
-    if (live.slot_web[s] != no_web) ev[live.slot_web[s]].push_back(live.slot_point[s]);
-  for (auto& e : ev) {
-    std::sort(e.begin(), e.end());
-    e.erase(std::unique(e.begin(), e.end()), e.end());
-  }
-  return ev;
-}
-
 /// The nodes of attempt `a` (made without coalescing), the webs flagged in `spilled` (per web, may be
 /// empty) replaced by one node per event point. Pins decided by an earlier colorer are `fixed`, as in
 /// color_space.

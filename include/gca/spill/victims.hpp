@@ -67,13 +67,7 @@ inline std::vector<web_id> choose_victims(const linearized_function& lf, const s
   for (std::size_t p = 1; p <= n_points; ++p) pressure[p] += pressure[p - 1];
 
   // Event points of each web (where it is read or written: spill code keeps it live there).
-  std::vector<std::vector<program_point>> events(live.webs.size());
-  for (std::size_t s = 0; s < live.slot_web.size(); ++s)
-    if (live.slot_web[s] != no_web) events[live.slot_web[s]].push_back(live.slot_point[s]);
-  for (auto& e : events) {
-    std::sort(e.begin(), e.end());
-    e.erase(std::unique(e.begin(), e.end()), e.end());
-  }
+  const std::vector<std::vector<program_point>> events = web_events(live);
   std::vector<web_id> candidates;
   for (web_id w = 0; w < live.webs.size(); ++w)
     if (spillable_web(f, live, w, filter, st)) candidates.push_back(w);
