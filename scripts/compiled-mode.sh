@@ -2,7 +2,7 @@
 # compiled-mode.sh CXX INCLUDE_DIR FILE — checks the compiled mode (include/gca/compiled.hpp) on FILE,
 # a program that runs an allocator: compiled header-only, its object defines gca::allocate_space (the
 # spill fixpoint, the heaviest listed instantiation); compiled with -DGCA_COMPILED, it defines none and
-# references gca::detail::allocate_functions (nm: U), so the instantiations really come from the
+# references gca::detail::allocate_standard (nm: U), so the instantiations really come from the
 # gca_compiled library. Prints both compile times (user + system CPU seconds of the compiler).
 cxx=$1; inc=$2; file=$3
 tmp=$(mktemp -d) || exit 1
@@ -18,6 +18,6 @@ done
 # nm prints "ADDR KIND NAME" for definitions and "U NAME" (KIND first) for references.
 defined_header=$(nm -C "$tmp/header.o" | grep -Ec ' [TtWw] (.* )?gca::allocate_space<')
 defined_compiled=$(nm -C "$tmp/compiled.o" | grep -Ec ' [TtWw] (.* )?gca::allocate_space<')
-referenced_compiled=$(nm -C "$tmp/compiled.o" | grep -Ec ' U (.* )?gca::detail::allocate_functions<')
-echo "allocate_space definitions: header-only $defined_header, compiled $defined_compiled; allocate_functions references in compiled: $referenced_compiled"
+referenced_compiled=$(nm -C "$tmp/compiled.o" | grep -Ec ' U (.* )?gca::detail::allocate_standard<')
+echo "allocate_space definitions: header-only $defined_header, compiled $defined_compiled; allocate_standard references in compiled: $referenced_compiled"
 [ "$defined_header" -gt 0 ] && [ "$defined_compiled" = 0 ] && [ "$referenced_compiled" -gt 0 ]

@@ -85,7 +85,18 @@ struct spill_without_name {
     return 0;
   }
 };
-static_assert(!SpillPolicy<spill_returns_bool> && !SpillPolicy<spill_without_name>);
+struct spill_not_const {  // the fixpoint holds its policy as `const Spill&`: a mutating `spill` cannot be called
+  [[maybe_unused]] static constexpr std::string_view name = "near-miss";
+  std::size_t spill(linearized_function&, const space_attempt&, const space_filter&, const target&, spill_state&) {
+    return 0;
+  }
+};
+static_assert(!SpillPolicy<spill_returns_bool> && !SpillPolicy<spill_without_name> && !SpillPolicy<spill_not_const>);
+struct spillable_returns_int {  // the optional member must answer yes or no
+  static int spillable(const function&, const liveness&, web_id, const space_filter&, const spill_state&) { return 1; }
+};
+static_assert(!ReportsSpillable<spillable_returns_int> && !ReportsSpillable<no_spill>);
+static_assert(ReportsSpillable<spill_to_next_tier>);
 static_assert(SpillPolicy<no_spill> && SpillPolicy<spill_to_next_tier>);
 struct linearization_without_flag {
   [[maybe_unused]] static constexpr std::string_view name = "near-miss";

@@ -12,6 +12,7 @@
 #include <optional>
 #include <random>
 #include <set>
+#include <sstream>
 #include <span>
 #include <string>
 #include <utility>
@@ -25,6 +26,7 @@
 #include <gca/graph/interference.hpp>
 #include <gca/graph/interval_index.hpp>
 #include <gca/io/dsa_csv.hpp>
+#include <gca/pack.hpp>
 #include <gca/watchdog.hpp>
 
 #include "../benchmarks/dsa_baseline.hpp"
@@ -362,4 +364,66 @@ TEST_CASE("watchdog: a caller's deadline stops the interval colorer inside its p
     CHECK_THROWS_WITH_AS(color_intervals(ip, geom, 1), "GCA is taking too long", timeout_error);
   }
   CHECK(color_intervals(ip, geom, 1).complete());
+}
+
+// gca::pack (gca/pack.hpp), gca-pack's strategy as a library call: hand-checked answers, the capacity
+// and search paths, both interference representations, alignment, and the errors it reports.
+TEST_CASE("pack: gca-pack's strategy as a library call") {
+  auto problem = [](const char* csv) {
+    std::istringstream in(csv);
+    return read_dsa_csv(in, "in.csv");
+  };
+  auto valid = [](const dsa_problem& p, const pack_result& r, std::uint64_t align) {
+    REQUIRE(r.offsets.size() == p.buffers.size());
+    for (std::size_t a = 0; a < p.buffers.size(); ++a) {
+      CHECK(r.offsets[a] % align == 0);
+      CHECK(r.offsets[a] + p.buffers[a].size <= r.peak);
+      for (std::size_t b = 0; b < a; ++b) {
+        const dsa_buffer &x = p.buffers[a], &y = p.buffers[b];
+        const bool live_together = x.lower < y.upper && y.lower < x.upper;
+        const bool share = r.offsets[a] < r.offsets[b] + y.size && r.offsets[b] < r.offsets[a] + x.size;
+        CHECK_FALSE((live_together && share));
+      }
+    }
+  };
+  // Three buffers: 0 and 1 live together (8 + 4 bytes), 2 after both (12 bytes): max-live 12, reached.
+  const dsa_problem p = problem("id,lower,upper,size\n0,0,4,8\n1,2,6,4\n2,6,9,12\n");
+  for (pack_interference how : {pack_interference::graph, pack_interference::intervals, pack_interference::automatic}) {
+    pack_options o;
+    o.threads = 1;
+    o.interference = how;
+    const pack_result r = pack(p, o);
+    CHECK(r.fits);
+    CHECK(r.max_live == 12);
+    CHECK(r.peak == 12);
+    CHECK(r.used_intervals == (how == pack_interference::intervals));
+    CHECK_FALSE(r.search.has_value());  // no capacity, no --search: the search does not run
+    valid(p, r, 1);
+  }
+  // A capacity below max-live: the coloring cannot fit, the search runs and proves it.
+  pack_options capped;
+  capped.capacity = 11;
+  capped.threads = 1;
+  const pack_result tight = pack(p, capped);
+  CHECK_FALSE(tight.fits);
+  CHECK(tight.offsets.empty());
+  REQUIRE(tight.search.has_value());
+  CHECK(*tight.search == search_status::infeasible);
+  // Alignment 8 (and a buffer's own 16): offsets are multiples of the common 16.
+  const dsa_problem q = problem("id,lower,upper,size,alignment\n0,0,4,8,16\n1,2,6,4,1\n");
+  pack_options aligned;
+  aligned.alignment = 8;
+  aligned.threads = 1;
+  const pack_result ra = pack(q, aligned);
+  CHECK(ra.fits);
+  valid(q, ra, 16);
+  // Sizes that do not sum to a 64-bit number: a pack_error naming the buffer's line.
+  const dsa_problem big = problem("id,lower,upper,size\n0,0,4,18446744073709551615\n1,0,4,1\n");
+  try {
+    (void)pack(big);
+    FAIL("expected pack_error");
+  } catch (const pack_error& e) {
+    CHECK(e.line() == 3);
+    CHECK(std::string(e.what()) == "total size of the buffers overflows 64 bits");
+  }
 }

@@ -1,6 +1,8 @@
-// one_allocator.cpp — a compiler pass that runs one allocator (scripts/compile-time.sh): the umbrella
-// header, the text parser, and the SB colorer. No verifier: a compiler pass does not call it.
-#include <gca/gca.hpp>
+// one_allocator.cpp — a compiler pass that runs one allocator (scripts/compile-time.sh): the IR layer with
+// its text parser, and the SB colorer from the drivers' layer. No verifier: a compiler pass does not call
+// it. (Against a revision without the per-layer headers, the script compiles it with <gca/gca.hpp>.)
+#include <gca/allocators.hpp>
+#include <gca/ir.hpp>
 
 int main(int argc, char** argv) {
   if (argc < 2) return 1;

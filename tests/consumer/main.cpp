@@ -2,7 +2,10 @@
 // (pkg-config, CMake find_package) compiles. scripts/consumers.sh builds and runs it all three ways.
 #include <iostream>
 
-#include <gca/gca.hpp>
+// Per-layer headers: only what the file uses (<gca/gca.hpp> would do too, and compile slower).
+#include <gca/allocators.hpp>
+#include <gca/ir.hpp>
+#include <gca/verify.hpp>
 
 int main() {
   gca::module m = gca::parse(R"(module consumer target=trn2

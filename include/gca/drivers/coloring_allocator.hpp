@@ -9,38 +9,45 @@
 // across functions for shared DRAM and after linking. A run that fails throws allocation_error (or
 // timeout_error) and leaves the module exactly as it was: every function is allocated on a copy, and the
 // copies replace the originals only when all succeeded.
+//
+// This header declares; drivers/allocate.hpp holds the bodies of the runs and is included at the end,
+// except in the compiled mode (gca/compiled.hpp), where a file that runs the standard allocators compiles
+// against these declarations alone.
 #pragma once
 
-#include <algorithm>
+#include <array>
 #include <chrono>
-#include <exception>
-#include <memory>
-#include <thread>
-#include <type_traits>
+#include <cstddef>
+#include <iterator>
 #include <cstdint>
-#include <optional>
+#include <memory>
+#include <span>
 #include <string>
 #include <string_view>
-#include <unordered_map>
+#include <thread>
 #include <utility>
 #include <vector>
 
-#include <gca/engine/colorer.hpp>
 #include <gca/engine/observer.hpp>
+#include <gca/engine/options.hpp>
 #include <gca/error.hpp>
-#include <gca/geometry/linear_dram.hpp>
-#include <gca/geometry/psum_banks.hpp>
-#include <gca/geometry/registers.hpp>
-#include <gca/geometry/scratchpad_2d.hpp>
 #include <gca/ir/module.hpp>
-#include <gca/ir/validate.hpp>
-#include <gca/linearize/linearize.hpp>
+#include <gca/linearize/policy.hpp>
 #include <gca/spill/concept.hpp>
-#include <gca/spill/fixpoint.hpp>
+#include <gca/spill/report.hpp>
 #include <gca/spill/spill_to_next_tier.hpp>
-#include <gca/watchdog.hpp>
 
 namespace gca {
+
+class pass_cache;  // engine/space_colorer.hpp
+
+namespace detail {
+/// A new pass_cache for allocator_options. A template only so that its body, which needs pass_cache
+/// complete (and with it the coloring engine), is instantiated where the definition is: at the end of a
+/// header-only file (drivers/allocate.hpp), or once in the gca_compiled library (gca/compiled.hpp).
+template <class Cache = pass_cache>
+std::shared_ptr<Cache> new_pass_cache();
+}  // namespace detail
 
 struct allocator_options {
   double timeout_seconds = 2700;                                 // the watchdog ("GCA is taking too long")
@@ -52,7 +59,7 @@ struct allocator_options {
   // Shared by the passes made from these options (copies share it): a pass reuses the liveness and the
   // DRAM answers an earlier one computed on the same program and problem (pass_cache in
   // engine/space_colorer.hpp; the results are the same). nullptr: every pass computes everything.
-  std::shared_ptr<pass_cache> cache = std::make_shared<pass_cache>();
+  std::shared_ptr<pass_cache> cache = detail::new_pass_cache();
 };
 
 /// What one allocator pass did: one space_report per function it colored (module-level passes: one).
@@ -83,44 +90,49 @@ constexpr std::string_view invariant_message(int code) noexcept {
   return "";
 }
 
-/// The registered pass name of a tuple (docs/HARDWARE.md section 1), or "" when no registration has it.
+/// One registration of the Neuron allocator: its pass name and its constructor tuple.
+struct registration {
+  std::string_view name;
+  memory_type type;
+  bool post_link;
+  address_space from;
+};
+
+/// The eight registrations (docs/HARDWARE.md section 1), in the order the pipelines meet them. The one
+/// list: the typedefs below, registered_name, allocator_pass_names and the pass registry's factories
+/// (pipeline/passes.hpp) are derived from it.
+inline constexpr registration registrations[] = {
+    {"coloring_allocator_psum", memory_type::psum, false, address_space::local},
+    {"coloring_allocator_sb", memory_type::sb, false, address_space::local},
+    {"coloring_allocator_dram", memory_type::dram, false, address_space::local},
+    {"coloring_allocator_dram_shared", memory_type::dram, false, address_space::shared},
+    {"coloring_allocator_dram_debug", memory_type::dram, false, address_space::debug},
+    {"coloring_allocator_dram_post_lnk", memory_type::dram, true, address_space::local},
+    {"coloring_allocator_dram_shared_post_lnk", memory_type::dram, true, address_space::shared},
+    {"coloring_allocator_reg", memory_type::reg, false, address_space::local},
+};
+inline constexpr std::size_t registration_count = std::size(registrations);
+
+/// The index in `registrations` of a tuple, or registration_count when no registration has it.
+constexpr std::size_t registration_index(memory_type type, bool post_link, address_space from) noexcept {
+  for (std::size_t k = 0; k < registration_count; ++k)
+    if (registrations[k].type == type && registrations[k].post_link == post_link && registrations[k].from == from)
+      return k;
+  return registration_count;
+}
+
+/// The registered pass name of a tuple, or "" when no registration has it.
 constexpr std::string_view registered_name(memory_type type, bool post_link, address_space from) noexcept {
-  using enum memory_type;
-  if (type == psum && !post_link && from == address_space::local) return "coloring_allocator_psum";
-  if (type == sb && !post_link && from == address_space::local) return "coloring_allocator_sb";
-  if (type == reg && !post_link && from == address_space::local) return "coloring_allocator_reg";
-  if (type == dram) {
-    if (!post_link && from == address_space::local) return "coloring_allocator_dram";
-    if (!post_link && from == address_space::shared) return "coloring_allocator_dram_shared";
-    if (!post_link && from == address_space::debug) return "coloring_allocator_dram_debug";
-    if (post_link && from == address_space::local) return "coloring_allocator_dram_post_lnk";
-    if (post_link && from == address_space::shared) return "coloring_allocator_dram_shared_post_lnk";
-  }
-  return "";
+  const std::size_t k = registration_index(type, post_link, from);
+  return k < registration_count ? registrations[k].name : std::string_view{};
 }
 
 namespace detail {
-
-template <memory_type Type>
-auto make_geometry(const target& t) {
-  if constexpr (Type == memory_type::sb) return scratchpad_2d(t);
-  else if constexpr (Type == memory_type::psum) return psum_banks(t);
-  else if constexpr (Type == memory_type::dram) return linear_dram(t.dram_bytes, t.dram_alignment);
-  else return registers(t.registers);
-}
 
 inline unsigned thread_count(unsigned requested) {
   if (requested != 0) return requested;
   const unsigned hw = std::thread::hardware_concurrency();
   return hw == 0 ? 1 : hw;
-}
-
-/// What an allocator's options give every space it colors: the best-of-n variants, the deadline, the
-/// engine, the exact-search budgets and the cache the passes share; `threads` for the variants. The
-/// blockers are the caller's (per function, after linking).
-inline space_options space_options_of(const allocator_options& opt, std::chrono::steady_clock::time_point deadline,
-                                      unsigned threads) {
-  return space_options{opt.variants, deadline, {}, opt.engine, threads, opt.search, opt.cache.get()};
 }
 
 inline std::chrono::steady_clock::time_point deadline_after(double seconds) {
@@ -129,213 +141,29 @@ inline std::chrono::steady_clock::time_point deadline_after(double seconds) {
          std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(seconds));
 }
 
-/// Disjoint byte blocks covering every placed DRAM tensor of `m` outside function `skip`: what other
-/// cores hold, as fixed blockers. A shared buffer that function `skip` declares itself is left out (it is
-/// one of that function's own fixed tensors already).
-inline std::vector<placed_neighbor> dram_blockers(const module& m, std::size_t skip) {
-  std::vector<std::pair<std::uint64_t, std::uint64_t>> spans;  // [begin, end)
-  auto own_shared = [&](const tensor& t) {
-    return skip < m.functions.size() && t.space == address_space::shared &&
-           m.functions[skip].find_tensor(t.name) != no_tensor;
-  };
-  for (std::size_t k = 0; k < m.functions.size(); ++k) {
-    if (k == skip) continue;
-    for (const tensor& t : m.functions[k].tensors)
-      if (t.memory == memory_type::dram && t.at && !own_shared(t))
-        spans.emplace_back(t.at->offset, t.at->offset + t.shape.bytes);
-  }
-  std::sort(spans.begin(), spans.end());
-  std::vector<placed_neighbor> out;
-  for (const auto& [b, e] : spans) {
-    if (!out.empty() && b <= out.back().at.offset + out.back().size.bytes) {
-      auto& last = out.back();
-      last.size.bytes = std::max(last.size.bytes, e - last.at.offset);
-    } else {
-      out.push_back({extent{1, e - b}, placement{0, b}});
-    }
-  }
-  return out;
-}
 
-/// The body of a core-local allocator's run: per function, linearize, allocate the space with the
-/// spill fixpoint, commit. Before linking the functions are independent and may run on several threads;
-/// after linking (`post_link`) each function's blockers are the other cores' bytes placed so far.
-/// Throws allocation_error naming the pass and function; `m` is replaced only when every function
-/// succeeded.
+/// The bodies of the drivers' run()s (drivers/allocate.hpp), declared here so a file that runs a standard
+/// allocator in the compiled mode (gca/compiled.hpp) needs only these declarations. They depend on the
+/// linearization, spill policy and observer, not on the registration's tuple, so the eight allocators
+/// share their copies.
+
+/// A core-local or post-link allocator: per function, linearize, allocate the space `filter` names with
+/// the spill fixpoint in the memory's standard geometry (scratchpad_2d, psum_banks, linear_dram,
+/// registers), commit.
 template <LinearizationPolicy Linearization, SpillPolicy Spill, class Observer>
-void allocate_functions(module& m, pass_report& rep, space_filter filter, bool post_link, geometry_ref geom,
-                        const allocator_options& opt, std::chrono::steady_clock::time_point deadline,
-                        const Spill& spill, Observer& obs) {
-  module work = m;
-  if (post_link) {
-    // After linking, local DRAM is one address space shared by concurrent cores: forget the pre-link
-    // places of everything the user did not pin, and color again against the others.
-    for (function& f : work.functions)
-      for (tensor& t : f.tensors)
-        if (t.memory == memory_type::dram && t.space == filter.space && !t.pinned) t.at.reset();
-  }
-  const std::size_t n = work.functions.size();
-  std::vector<std::optional<space_report>> reports(n);
-  std::vector<std::exception_ptr> errors(n);
-  // Functions run in parallel only before linking and without a user observer (below); the threads a
-  // function does not get go to its best-of-n variants.
-  constexpr bool quiet_observer = std::is_same_v<Observer, null_observer>;
-  const unsigned hw = thread_count(opt.threads);
-  const unsigned threads = post_link || !quiet_observer ? 1u : static_cast<unsigned>(std::min<std::size_t>(n, hw));
-  const unsigned variant_threads = std::max(1u, hw / std::max(1u, threads));
-  auto one = [&](std::size_t k, auto& observer) {
-    try {
-      space_options so = space_options_of(opt, deadline, variant_threads);
-      if (post_link) so.blockers = dram_blockers(work, k);
-      // `work` is this pass's own copy: the function moves into its linearization and back (no copy
-      // and no rebuild of 10^6 instructions when nothing was inserted: linearize.hpp, commit() &&).
-      linearized_function lf = linearize(std::move(work.functions[k]), Linearization{});
-      space_report r = allocate_space(lf, m.tgt, filter, geom, spill, observer, so);
-      if (!r.ok) throw allocation_error(rep.pass + ": function '" + lf.work().name + "': " + r.error);
-      work.functions[k] = std::move(lf).commit();
-      reports[k] = std::move(r);
-    } catch (...) {
-      errors[k] = std::current_exception();
-    }
-  };
-  // Core-local functions are independent before linking, so they may be colored at once. Each writes
-  // only its own slots, and the first error in function order wins, so the result is the serial one. A
-  // user observer sees a serial run (its calls stay in order); after linking each function's blockers
-  // depend on the ones before it, so that is serial too.
-  bool done = false;
-  if constexpr (quiet_observer) {
-    if (threads > 1) {
-      run_jobs(n, threads, [&](std::size_t k) {
-        null_observer quiet;
-        one(k, quiet);
-      });
-      done = true;
-    }
-  }
-  if (!done) {
-    for (std::size_t k = 0; k < n; ++k) {
-      one(k, obs);
-      if (errors[k]) break;
-    }
-  }
-  for (std::size_t k = 0; k < n; ++k)
-    if (errors[k]) std::rethrow_exception(errors[k]);
-  for (std::size_t k = 0; k < n; ++k) rep.functions.emplace_back(work.functions[k].name, std::move(*reports[k]));
-  m = std::move(work);
-}
+void allocate_standard(module& m, pass_report& rep, space_filter filter, bool post_link, const allocator_options& opt,
+                       std::chrono::steady_clock::time_point deadline, const Spill& spill, Observer& obs);
 
-/// Puts every function's tensor list back when destroyed, unless keep() was called: a step that edits
-/// tensors only leaves the module as it was when it fails, without copying the module's instructions
-/// (10^6 of them cost more than the step).
-class tensor_rollback {
- public:
-  explicit tensor_rollback(module& m) : m_(m) {
-    saved_.reserve(m.functions.size());
-    for (const function& f : m.functions) saved_.push_back(f.tensors);
-  }
-  tensor_rollback(const tensor_rollback&) = delete;
-  tensor_rollback& operator=(const tensor_rollback&) = delete;
-  ~tensor_rollback() {
-    if (!kept_)
-      for (std::size_t k = 0; k < saved_.size() && k < m_.functions.size(); ++k) m_.functions[k].tensors = std::move(saved_[k]);
-  }
-  void keep() noexcept { kept_ = true; }
-
- private:
-  module& m_;
-  std::vector<std::vector<tensor>> saved_;
-  bool kept_ = false;
-};
-
-/// Shared DRAM: one buffer per name across the module, live whenever any core runs (cores are
-/// concurrent and their points are not comparable), so every shared buffer interferes with every other
-/// and with every placed DRAM byte of every core.
+/// Shared DRAM across the module's functions (coloring_allocator_dram_shared and its post-link form).
 template <class Observer>
 void allocate_shared_dram(module& m, pass_report& rep, bool post_link, std::span<const color_options> variants,
-                        std::chrono::steady_clock::time_point deadline, Observer& obs) {
-  const watchdog_scope watchdog(deadline);  // the pair loop below and the coloring tick it
-  watchdog_check();
-  tensor_rollback undo(m);  // only tensors change: saved, not the whole module copied
-  module& work = m;
-  if (post_link) {
-    for (function& f : work.functions)
-      for (tensor& t : f.tensors)
-        if (t.memory == memory_type::dram && t.space == address_space::shared && !t.pinned) t.at.reset();
-  }
-  obs.will_allocate(memory_type::dram);
-  // A name placed (pinned) in any function has that place in all of them; the others are colored.
-  // One entry per name, in order of first declaration (the hash map is a lookup only, never iterated).
-  struct shared_entry {
-    std::string name;
-    std::uint64_t bytes = 0;
-    std::optional<placement> at;
-  };
-  std::vector<shared_entry> entries;
-  std::unordered_map<std::string, std::uint32_t> index;
-  auto is_shared = [](const tensor& t) { return t.memory == memory_type::dram && t.space == address_space::shared; };
-  for (const function& f : work.functions)
-    for (const tensor& t : f.tensors) {
-      if (!is_shared(t)) continue;
-      const auto [it, fresh] = index.emplace(t.name, static_cast<std::uint32_t>(entries.size()));
-      if (fresh) entries.push_back({t.name, t.shape.bytes, std::nullopt});
-      shared_entry& e = entries[it->second];
-      if (e.bytes != t.shape.bytes)
-        throw input_error("shared tensor %" + t.name + " has different sizes in different functions");
-      if (t.at && e.at && *e.at != *t.at)
-        throw input_error("shared tensor %" + t.name + " is pinned at different places in different functions");
-      if (t.at) e.at = t.at;
-    }
-  std::vector<std::uint32_t> unplaced;  // entries to color, in order of first declaration
-  for (std::uint32_t k = 0; k < entries.size(); ++k)
-    if (!entries[k].at) unplaced.push_back(k);
-  for (function& f : work.functions)  // copies of placed names first: they are blockers below
-    for (tensor& t : f.tensors)
-      if (is_shared(t) && !t.at) t.at = entries[index.at(t.name)].at;
-  const std::vector<placed_neighbor> blocks = dram_blockers(work, work.functions.size());
-  const std::size_t n = unplaced.size(), b = blocks.size();
-  std::vector<extent> extents;
-  std::vector<std::optional<placement>> pins;
-  std::vector<std::pair<node_id, node_id>> edges;
-  for (std::size_t i = 0; i < n; ++i) {
-    extents.push_back({1, entries[unplaced[i]].bytes});
-    pins.emplace_back();
-    watchdog_tick(i + b);  // n^2 / 2 + n b edges: the time goes here with many shared buffers
-    for (std::size_t j = 0; j < i; ++j) edges.emplace_back(static_cast<node_id>(j), static_cast<node_id>(i));
-    for (std::size_t j = 0; j < b; ++j) edges.emplace_back(static_cast<node_id>(i), static_cast<node_id>(n + j));
-  }
-  for (const placed_neighbor& blk : blocks) {
-    extents.push_back(blk.size);
-    pins.emplace_back(blk.at);
-  }
-  const interference_graph g = build_interference(n + b, edges);
-  const coloring_problem problem{g, extents, {}, pins};
-  for (const color_options& o : variants) obs.best_of_n(memory_type::dram, name(o));
-  const coloring_result r = color_best_of(problem, make_geometry<memory_type::dram>(m.tgt),
-                                          variants);
-  obs.score(memory_type::dram, r.peak);
-  space_report sr;
-  sr.memory = memory_type::dram;
-  sr.space = address_space::shared;
-  sr.iterations = 1;
-  sr.heuristic = name(r.options);
-  sr.peak = r.peak;
-  sr.nodes = n + b;
-  sr.edges = g.num_edges();
-  if (!r.complete()) {
-    std::vector<std::string> bad;
-    for (const unplaced_node& u : r.unplaced)
-      if (u.node < n) bad.push_back(entries[unplaced[u.node]].name);
-    throw allocation_error(rep.pass + ": " + cant_help_message(memory_type::dram, bad));
-  }
-  for (std::size_t i = 0; i < n; ++i) entries[unplaced[i]].at = r.placements[i];
-  for (function& f : work.functions)
-    for (tensor& t : f.tensors)
-      if (is_shared(t) && !t.at) t.at = entries[index.at(t.name)].at;
-  obs.did_color(memory_type::dram, sr.heuristic);
-  sr.ok = true;
-  rep.functions.emplace_back("<module>", std::move(sr));
-  undo.keep();
-}
+                          std::chrono::steady_clock::time_point deadline, Observer& obs);
+
+/// coloring_allocator_with_loop: per function, PSUM then SB on one flattened linearization, then index
+/// legalization.
+template <SpillPolicy Spill, class Observer>
+void allocate_with_loop(module& m, pass_report& rep, const allocator_options& opt,
+                        std::chrono::steady_clock::time_point deadline, const Spill& spill, Observer& obs);
 
 }  // namespace detail
 
@@ -375,9 +203,7 @@ class coloring_allocator {
     if constexpr (Type == memory_type::dram && From == address_space::shared) {
       detail::allocate_shared_dram(m, rep, PostLink, opt_.variants, deadline, obs);
     } else {
-      const auto geom = detail::make_geometry<Type>(m.tgt);
-      detail::allocate_functions<Linearization>(m, rep, space_filter{Type, From}, PostLink, geometry_ref(geom), opt_,
-                                                deadline, spill_, obs);
+      detail::allocate_standard<Linearization>(m, rep, space_filter{Type, From}, PostLink, opt_, deadline, spill_, obs);
     }
     return rep;
   }
@@ -387,39 +213,38 @@ class coloring_allocator {
   Spill spill_;
 };
 
-// The eight registrations of the Neuron allocator (docs/HARDWARE.md section 1), each with its tuple.
-using coloring_allocator_psum = coloring_allocator<memory_type::psum, false, address_space::local>;
-using coloring_allocator_sb = coloring_allocator<memory_type::sb, false, address_space::local>;
-using coloring_allocator_dram = coloring_allocator<memory_type::dram, false, address_space::local>;
-using coloring_allocator_dram_shared = coloring_allocator<memory_type::dram, false, address_space::shared>;
-using coloring_allocator_dram_debug = coloring_allocator<memory_type::dram, false, address_space::debug>;
-using coloring_allocator_dram_post_lnk = coloring_allocator<memory_type::dram, true, address_space::local>;
-using coloring_allocator_dram_shared_post_lnk = coloring_allocator<memory_type::dram, true, address_space::shared>;
-using coloring_allocator_reg = coloring_allocator<memory_type::reg, false, address_space::local>;
+/// Registration K of `registrations`, as its allocator type.
+template <std::size_t K>
+  requires(K < registration_count)
+using registered_allocator =
+    coloring_allocator<registrations[K].type, registrations[K].post_link, registrations[K].from>;
 
-/// All nine allocator pass names (the eight registrations, then the loop-aware class).
-inline constexpr std::string_view allocator_pass_names[] = {
-    "coloring_allocator_psum",          "coloring_allocator_sb",
-    "coloring_allocator_dram",          "coloring_allocator_dram_shared",
-    "coloring_allocator_dram_debug",    "coloring_allocator_dram_post_lnk",
-    "coloring_allocator_dram_shared_post_lnk", "coloring_allocator_reg",
-    "coloring_allocator_with_loop"};
+// The eight registrations by name. (A typedef's name cannot come from the table; the pass_name checks
+// below tie each one to its entry.)
+using coloring_allocator_psum = registered_allocator<0>;
+using coloring_allocator_sb = registered_allocator<1>;
+using coloring_allocator_dram = registered_allocator<2>;
+using coloring_allocator_dram_shared = registered_allocator<3>;
+using coloring_allocator_dram_debug = registered_allocator<4>;
+using coloring_allocator_dram_post_lnk = registered_allocator<5>;
+using coloring_allocator_dram_shared_post_lnk = registered_allocator<6>;
+using coloring_allocator_reg = registered_allocator<7>;
+static_assert(coloring_allocator_psum::pass_name == "coloring_allocator_psum");
+static_assert(coloring_allocator_sb::pass_name == "coloring_allocator_sb");
+static_assert(coloring_allocator_dram::pass_name == "coloring_allocator_dram");
+static_assert(coloring_allocator_dram_shared::pass_name == "coloring_allocator_dram_shared");
+static_assert(coloring_allocator_dram_debug::pass_name == "coloring_allocator_dram_debug");
+static_assert(coloring_allocator_dram_post_lnk::pass_name == "coloring_allocator_dram_post_lnk");
+static_assert(coloring_allocator_dram_shared_post_lnk::pass_name == "coloring_allocator_dram_shared_post_lnk");
+static_assert(coloring_allocator_reg::pass_name == "coloring_allocator_reg");
 
-/// Checks the operands of PSUM and SB after placement (the Neuron allocator's indice_legalization): every operand of
-/// those memories must name a placed tensor whose place is legal on the target. Throws input_error naming
-/// the function and tensor.
-inline void legalize_indices(const function& f, const target& t) {
-  for (const instruction& i : f.insts) {
-    if (i.is_loop()) continue;
-    for (std::uint32_t s = i.first_operand; s < i.first_operand + i.n_outputs + i.n_inputs; ++s) {
-      const tensor& x = f.tensors[f.operands[s]];
-      if (x.memory != memory_type::psum && x.memory != memory_type::sb) continue;
-      if (!x.at) throw input_error("indice_legalization: function '" + f.name + "', tensor %" + x.name + " has no place");
-      if (auto p = placement_problem(t, x))
-        throw input_error("indice_legalization: function '" + f.name + "', tensor %" + x.name + ": " + *p);
-    }
-  }
-}
+/// All nine allocator pass names: the eight registrations in table order, then the loop-aware class.
+inline constexpr auto allocator_pass_names = [] {
+  std::array<std::string_view, registration_count + 1> names{};
+  for (std::size_t k = 0; k < registration_count; ++k) names[k] = registrations[k].name;
+  names[registration_count] = "coloring_allocator_with_loop";
+  return names;
+}();
 
 /// the Neuron allocator's ColoringAllocatorWithLoop (optlevel 6): per function, linearize with flattened loops,
 /// PSUM then SB on the same linearized function, index legalization, free.
@@ -436,24 +261,7 @@ class basic_coloring_allocator_with_loop {
   pass_report run(module& m, Observer&& obs = {}) const {
     pass_report rep;
     rep.pass = std::string(pass_name);
-    const auto deadline = detail::deadline_after(opt_.timeout_seconds);
-    module work = m;
-    const space_options so = detail::space_options_of(opt_, deadline, detail::thread_count(opt_.threads));
-    for (function& f : work.functions) {
-      linearized_function lf = linearize(f, flattened_loops{});
-      space_report p = allocate_space(lf, m.tgt, space_filter{memory_type::psum, address_space::local},
-                                      psum_banks(m.tgt), spill_, obs, so);
-      if (!p.ok) throw allocation_error(rep.pass + ": function '" + f.name + "': " + p.error);
-      space_report s = allocate_space(lf, m.tgt, space_filter{memory_type::sb, address_space::local},
-                                      scratchpad_2d(m.tgt), spill_, obs, so);
-      if (!s.ok) throw allocation_error(rep.pass + ": function '" + f.name + "': " + s.error);
-      function done = lf.commit();
-      legalize_indices(done, m.tgt);
-      rep.functions.emplace_back(f.name, std::move(p));
-      rep.functions.emplace_back(f.name, std::move(s));
-      f = std::move(done);
-    }
-    m = std::move(work);
+    detail::allocate_with_loop(m, rep, opt_, detail::deadline_after(opt_.timeout_seconds), spill_, obs);
     return rep;
   }
 
@@ -466,7 +274,10 @@ using coloring_allocator_with_loop = basic_coloring_allocator_with_loop<>;
 
 }  // namespace gca
 
-// Compiled mode (gca/compiled.hpp): the standard instantiations come from the gca_compiled library.
+// The drivers' bodies (drivers/allocate.hpp), or, in the compiled mode, the declarations that they are
+// instantiated in the gca_compiled library for the standard policies (gca/compiled.hpp).
 #ifdef GCA_COMPILED
 #include <gca/compiled.hpp>
+#else
+#include <gca/drivers/allocate.hpp>
 #endif

@@ -27,6 +27,7 @@
 #include <vector>
 
 #include <gca/engine/geometry_ref.hpp>
+#include <gca/engine/options.hpp>
 #include <gca/engine/select.hpp>
 #include <gca/engine/simplify.hpp>
 #include <gca/error.hpp>
@@ -45,18 +46,6 @@ struct coloring_problem {
   std::span<const std::optional<placement>> pinned = {};  // one per node; empty: nothing pinned
   std::span<const double> priority = {};                  // one per node, for priority_first; empty: footprint
 };
-
-/// One variant of the colorer.
-struct color_options {
-  select_heuristic heuristic = select_heuristic::best_fit;
-  simplify_order order = simplify_order::largest_first;
-  friend constexpr bool operator==(const color_options&, const color_options&) = default;
-};
-
-/// "best-fit/largest-first": the name the log line `best-of-n loop, heuristic = <name>` prints.
-inline std::string name(const color_options& o) {
-  return std::string(to_string(o.heuristic)) + "/" + std::string(to_string(o.order));
-}
 
 struct coloring_stats {
   std::size_t nodes = 0;             // nodes in the graph
@@ -228,19 +217,6 @@ coloring_result color(const coloring_problem& p, const Geometry& geom, const col
   const detail::prepared_problem q = detail::prepare(p, ref);
   const simplify_weights w = make_simplify_weights(p.graph, p.extents, geom);
   return detail::finish(p, ref, opt, q, detail::simplify_prepared(p, q, w, opt.order));
-}
-
-/// The variants best-of-n tries by default: both heuristics with each simplify order (the caller's
-/// priority order only when the problem has priorities). Sizes-first wins on byte memories (DSA traces),
-/// the degree orders on registers; running all of them costs a small constant factor.
-inline std::vector<color_options> default_variants(bool with_priority = false) {
-  std::vector<color_options> v;
-  for (simplify_order o : {simplify_order::largest_first, simplify_order::priority_first,
-                           simplify_order::smallest_last, simplify_order::largest_degree}) {
-    if (o == simplify_order::priority_first && !with_priority) continue;
-    for (select_heuristic h : {select_heuristic::best_fit, select_heuristic::first_fit}) v.push_back({h, o});
-  }
-  return v;
 }
 
 namespace detail {

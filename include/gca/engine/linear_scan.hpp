@@ -24,17 +24,11 @@
 
 #include <gca/engine/colorer.hpp>
 #include <gca/engine/geometry_ref.hpp>
+#include <gca/engine/options.hpp>
 #include <gca/geometry/concept.hpp>
 #include <gca/graph/interference.hpp>
 
 namespace gca {
-
-/// Which engine colors a space: the Neuron allocator's default (coloring plane) or the `lsa` family.
-enum class engine_kind : std::uint8_t { chaitin_briggs, linear_scan };
-
-constexpr std::string_view to_string(engine_kind e) noexcept {
-  return e == engine_kind::linear_scan ? "linear-scan" : "chaitin-briggs";
-}
 
 namespace detail {
 

@@ -39,35 +39,12 @@
 #include <gca/geometry/concept.hpp>
 #include <gca/graph/interference.hpp>
 #include <gca/watchdog.hpp>
+#include <gca/engine/options.hpp>
 #include <gca/ir/types.hpp>
 
 namespace gca {
 
-/// Which trivially colorable node simplify removes first. Select pops in reverse, so the node removed
-/// LAST is placed FIRST: each order puts the hardest nodes at the bottom of the stack.
-enum class simplify_order : std::uint8_t {
-  largest_first,   // remove the smallest footprint (partitions x bytes) first: the largest is placed first
-                   // (equal footprints: the smaller original degree first, so the most connected is placed first)
-  priority_first,  // remove the lowest caller priority first (e.g. bytes x lifetime): highest placed first
-  smallest_last,   // remove the node of smallest remaining degree first (Matula's smallest-last order)
-  largest_degree,  // remove the smallest original degree first: Welsh–Powell, most-connected placed first
-  // The two orders below need live ranges, which a graph does not have: only the interval colorer
-  // (engine/interval_colorer.hpp) runs them, and `simplify` rejects them.
-  size_descending,  // place the largest first, then the longer lifetime, then the lower id (TFLite / XLA)
-  longest_first,    // place the longest lifetime first, then the larger, then the lower id
-};
-
-constexpr std::string_view to_string(simplify_order o) noexcept {
-  switch (o) {
-    case simplify_order::largest_first: return "largest-first";
-    case simplify_order::priority_first: return "priority-first";
-    case simplify_order::smallest_last: return "smallest-last";
-    case simplify_order::largest_degree: return "largest-degree";
-    case simplify_order::size_descending: return "size-descending";
-    case simplify_order::longest_first: return "longest-first";
-  }
-  return "?";
-}
+// simplify_order (which trivially colorable node simplify removes first) is in engine/options.hpp.
 
 /// How simplify sees each node.
 enum class node_role : std::uint8_t {
@@ -101,6 +78,14 @@ struct wide_sum {
 };
 
 }  // namespace detail
+
+/// The sound trivially-colorable test (gca/geometry/concept.hpp says why it is sound): a node with
+/// `candidates` positions (geom.candidates) whose neighbors can block `pressure` of them at most (the sum
+/// of geom.max_blocked) always finds one free. Simplify asks it of every node; coalescing
+/// (engine/coalesce.hpp) asks it of a merged node before merging.
+inline bool trivially_colorable(std::uint64_t candidates, const detail::wide_sum& pressure) noexcept {
+  return candidates == unbounded || pressure.less_than(candidates);
+}
 
 /// What simplify needs from the geometry, computed once per (graph, extents, geometry).
 struct simplify_weights {
@@ -266,7 +251,8 @@ inline simplify_result simplify(const interference_graph& g, std::span<const ext
       if (counted) pressure[u].add(weights.blocks[weights.arc_base[v] + i]);
     }
   }
-  auto trivial = [&](node_id v) { return cand[v] == unbounded || (counted && pressure[v].less_than(cand[v])); };
+  // Without a bounded node nothing was counted, and every node is unbounded (so trivially colorable).
+  auto trivial = [&](node_id v) { return counted ? trivially_colorable(cand[v], pressure[v]) : cand[v] == unbounded; };
   auto footprint = [&](node_id v) {
     return static_cast<double>(extents[v].partitions) * static_cast<double>(extents[v].bytes);
   };

@@ -2,7 +2,7 @@
 // its commit.
 //
 // Provides `color_space` (the phases of one pass through the Neuron allocator's fixpoint head: renumber_locations,
-// find_partners / find_first_defs / find_last_uses / find_loads / live_range (liveness), build, find_costs,
+// find_partners (engine/coalesce.hpp) / find_first_defs / find_last_uses / find_loads / live_range (liveness), build, find_costs,
 // simplify, select, with the best-of-n choice of heuristic) and `commit_space` (placements written into
 // the linearized function's working copy: webs that got different places become tensors of their own,
 // `name.N`, and the operands that belong to them are renamed). The spill fixpoint (spill/fixpoint.hpp)
@@ -31,48 +31,11 @@
 #include <gca/linearize/linearize.hpp>
 #include <gca/liveness/live_ranges.hpp>
 #include <gca/liveness/liveness_cache.hpp>
+#include <gca/engine/coalesce.hpp>
+#include <gca/engine/space_attempt.hpp>
+#include <gca/engine/space_filter.hpp>
 
 namespace gca {
-
-/// Which tensors one colorer places: those of `memory` and (for DRAM) `space`. Tensors of the same
-/// memory that already have a place (pinned, or placed by an earlier colorer) take part as fixed nodes.
-struct space_filter {
-  memory_type memory = memory_type::sb;
-  address_space space = address_space::local;
-  bool colors(const tensor& t) const noexcept {
-    return t.memory == memory && (memory != memory_type::dram || t.space == space) && !t.at;
-  }
-  bool constrains(const tensor& t) const noexcept { return t.memory == memory && t.at.has_value(); }
-};
-
-/// The outcome of one attempt: the liveness it was computed on, the graph's nodes, and the coloring.
-struct space_attempt {
-  liveness live;
-  liveness_key live_key;                        // what `live` was computed on (with a liveness_cache)
-  std::vector<web_id> node_web;                 // graph node -> web (no_web: untouched tensor, blocker)
-  std::vector<tensor_id> node_tensor;           // graph node -> tensor (no_tensor: blocker)
-  std::vector<extent> extents;                  // per node
-  std::vector<double> costs;                    // per node: the web's spill cost
-  std::vector<std::optional<placement>> pins;   // per node: fixed placement, if any
-  std::vector<double> priority;                 // per node: earlier first point = higher (interval order)
-  std::vector<web_id> block_members;            // webs laid end to end in the block node (see color_space)
-  std::vector<std::uint64_t> block_offsets;     // each member's offset inside the block
-  node_id block_node = ~node_id{0};             // the block's graph node, if any
-  std::vector<std::pair<web_id, node_id>> coalesced;  // find_partners: a web sharing another's node
-  live_range_table ranges;                      // per node: its live range (merged nodes: the union)
-  std::optional<interference_graph> graph;
-  std::optional<coloring_result> result;
-
-  bool complete() const noexcept { return result && result->complete(); }
-  /// Webs (of tensors this colorer places) that select left unplaced.
-  std::vector<web_id> unplaced_webs() const {
-    std::vector<web_id> v;
-    if (result)
-      for (const unplaced_node& u : result->unplaced)
-      if (node_web[u.node] != no_web) v.push_back(node_web[u.node]);
-    return v;
-  }
-};
 
 /// A DRAM coloring problem as color_space's interval path poses it (nodes in order: live ranges, sizes,
 /// spill costs, places of the fixed nodes and which are fixed, the memory's capacity and alignment).
@@ -128,128 +91,6 @@ class pass_cache {
   std::map<std::pair<std::string, address_space>, std::pair<interval_question, coloring_result>> answers_;  // lookup only
   counts counts_;
 };
-
-/// the Neuron allocator's find_partners: the two sides of a move (copy, dma, load, ...) within this memory, of the
-/// same shape, that do not interfere, may share one place, and the move then costs nothing. Partners are
-/// coalesced conservatively: only when the merged node still passes the geometry's sound trivially-
-/// colorable test against the union of both neighborhoods (the sized form of Briggs' and George's
-/// criterion), so coalescing can never turn a colorable graph into one that needs a spill. Merges are
-/// tried in chain order (deterministic); the merged node's range is the union of both. Rewrites the
-/// attempt's node lists and `table`; returns whether anything was merged.
-inline bool find_partners(space_attempt& a, const linearized_function& lf, const space_filter& filter,
-                          geometry_ref geom, live_range_table& table) {
-  const function& f = lf.work();
-  const std::size_t n = a.node_web.size();
-  std::vector<node_id> web_node(a.live.webs.size(), ~node_id{0});
-  for (node_id v = 0; v < n; ++v)
-    if (a.node_web[v] != no_web) web_node[a.node_web[v]] = v;
-  std::vector<node_id> group(n);  // union-find over nodes; the smaller id is the representative
-  for (node_id v = 0; v < n; ++v) group[v] = v;
-  auto find = [&](node_id v) {
-    while (group[v] != v) v = group[v] = group[group[v]];
-    return v;
-  };
-  std::vector<std::vector<node_id>> members(n);
-  for (node_id v = 0; v < n; ++v) members[v] = {v};
-  std::vector<node_id> nbrs;
-  bool merged = false;
-  // Moves that are points of their own only: inside an opaque loop both sides share the loop's point
-  // with the whole body, which hides whether they are live together elsewhere in it.
-  for (const chain_node& node : lf.chain()) {
-    if (node.opaque_loop) continue;
-    const instruction& i = f.insts[node.inst];
-    if (i.is_loop() || !op::is_move(i.opcode) || i.n_outputs != 1 || i.n_inputs != 1) continue;
-    const web_id wo = a.live.slot_web[i.first_operand], wi = a.live.slot_web[i.first_operand + 1];
-    if (wo == no_web || wi == no_web || wo == wi) continue;
-    const node_id vo = web_node[wo], vi = web_node[wi];
-    if (vo == ~node_id{0} || vi == ~node_id{0}) continue;
-    if (a.pins[vo] || a.pins[vi] || a.extents[vo] != a.extents[vi]) continue;
-    if (!filter.colors(f.tensors[a.node_tensor[vo]]) || !filter.colors(f.tensors[a.node_tensor[vi]])) continue;
-    node_id ro = find(vo), ri = find(vi);
-    if (ro == ri) continue;
-    // The two sides of a move overlap at the move's own point (it reads its input, then writes its
-    // output); sharing a place there is exactly what a move onto itself does, so that overlap is allowed.
-    // Any other common point is real interference.
-    const program_point at = a.live.slot_point[i.first_operand];
-    std::vector<interval> x, y;
-    for (node_id m : members[ro]) x.insert(x.end(), table.ranges(m).begin(), table.ranges(m).end());
-    for (node_id m : members[ri]) y.insert(y.end(), table.ranges(m).begin(), table.ranges(m).end());
-    normalize(x);
-    normalize(y);
-    bool interfere = false;
-    for (std::size_t p = 0, q = 0; p < x.size() && q < y.size() && !interfere;) {
-      const program_point lo = std::max(x[p].begin, y[q].begin), hi = std::min(x[p].end, y[q].end);
-      if (lo < hi && !(lo == at && hi == at + 1)) interfere = true;
-      (x[p].end < y[q].end) ? ++p : ++q;
-    }
-    if (interfere) continue;
-    // Neighborhood of the merged group, by representative, without the two groups themselves.
-    nbrs.clear();
-    for (node_id r : {ro, ri})
-      for (node_id m : members[r])
-        for (node_id u : a.graph->neighbors(m)) {
-          const node_id ru = find(u);
-          if (ru != ro && ru != ri) nbrs.push_back(ru);
-        }
-    std::sort(nbrs.begin(), nbrs.end());
-    nbrs.erase(std::unique(nbrs.begin(), nbrs.end()), nbrs.end());
-    const extent e = a.extents[vo];
-    const std::uint64_t cand = geom.candidates(e);
-    bool trivial = cand == unbounded;
-    if (!trivial) {
-      std::uint64_t blocked = 0;
-      trivial = true;
-      for (node_id u : nbrs) {
-        const std::uint64_t b = geom.max_blocked(e, a.extents[u]);
-        if (b >= cand - blocked) {
-          trivial = false;
-          break;
-        }
-        blocked += b;
-      }
-    }
-    if (!trivial) continue;
-    if (ri < ro) std::swap(ro, ri);
-    group[ri] = ro;
-    members[ro].insert(members[ro].end(), members[ri].begin(), members[ri].end());
-    members[ri].clear();
-    merged = true;
-  }
-  if (!merged) return false;
-  // Rebuild the node lists: one node per group, at the position of its representative.
-  space_attempt out_nodes;
-  live_range_table merged_table;
-  std::vector<interval> r;
-  std::vector<node_id> new_id(n, ~node_id{0});
-  for (node_id v = 0; v < n; ++v) {
-    if (find(v) != v) continue;
-    new_id[v] = static_cast<node_id>(out_nodes.node_web.size());
-    out_nodes.node_web.push_back(a.node_web[v]);
-    out_nodes.node_tensor.push_back(a.node_tensor[v]);
-    out_nodes.extents.push_back(a.extents[v]);
-    out_nodes.pins.push_back(a.pins[v]);
-    double cost = 0;
-    r.clear();
-    for (node_id m : members[v]) {
-      cost += a.costs[m];
-      const auto mr = table.ranges(m);
-      r.insert(r.end(), mr.begin(), mr.end());
-    }
-    out_nodes.costs.push_back(cost);
-    normalize(r);
-    merged_table.add(r);
-  }
-  for (node_id v = 0; v < n; ++v)
-    if (find(v) != v) a.coalesced.emplace_back(a.node_web[v], new_id[find(v)]);
-  if (a.block_node != ~node_id{0}) a.block_node = new_id[a.block_node];
-  a.node_web = std::move(out_nodes.node_web);
-  a.node_tensor = std::move(out_nodes.node_tensor);
-  a.extents = std::move(out_nodes.extents);
-  a.pins = std::move(out_nodes.pins);
-  a.costs = std::move(out_nodes.costs);
-  table = std::move(merged_table);
-  return true;
-}
 
 /// One pass through the fixpoint head for memory `filter` (the linearized function must be numbered).
 /// `blockers` are fixed extents live at every point (another core's memory, after linking); they must

@@ -26,6 +26,10 @@ using symbol_id = std::uint32_t;   // index into function::symbols (opcode and l
 using program_point = std::uint32_t;  // dense instruction-point number given by renumber_locations
 
 inline constexpr tensor_id no_tensor = ~tensor_id{0};
+// A web (liveness/live_ranges.hpp): one tensor's values that must share a place. Declared here, with the
+// other ids, so the spill reports (spill/report.hpp) name webs without the liveness analysis.
+using web_id = std::uint32_t;
+inline constexpr web_id no_web = ~web_id{0};
 
 /// What one tensor occupies. SB/PSUM: `partitions` x `bytes` per partition; DRAM: 1 x bytes;
 /// REG: 1 x 4 (one 32-bit register).

@@ -1,6 +1,7 @@
 // gca/linearize/linearize.hpp — the LinearizedFunction: one chain of instruction points per function.
 //
-// Provides the `LinearizationPolicy` concept and its two models, and `linearized_function`, which
+// Provides `linearized_function` (the LinearizationPolicy concept and its models are in
+// linearize/policy.hpp), which
 // keeps a private working copy of the function plus a Boost.Intrusive list of nodes (one per
 // instruction point) over it. Spill code is appended to the working copy and spliced into the chain
 // in constant time (`insert_before` / `insert_after`); `commit()` rebuilds a function in chain order.
@@ -27,32 +28,9 @@
 #include <gca/error.hpp>
 #include <gca/ir/module.hpp>
 #include <gca/ir/types.hpp>
+#include <gca/linearize/policy.hpp>
 
 namespace gca {
-
-/**
- * @brief How loops appear in the chain.
- *
- * Requirements: `L::flattens_loops` (bool constant): true if a loop's body instructions become points of
- * their own after the loop's point; false if the loop is one opaque point. `L::name` (string_view) for
- * logs. Stateless. Models: opaque_loops, flattened_loops.
- */
-template <class L>
-concept LinearizationPolicy = requires {
-  { L::flattens_loops } -> std::convertible_to<bool>;
-  { L::name } -> std::convertible_to<std::string_view>;
-};
-
-struct opaque_loops {
-  static constexpr bool flattens_loops = false;
-  static constexpr std::string_view name = "opaque";
-};
-struct flattened_loops {
-  static constexpr bool flattens_loops = true;
-  static constexpr std::string_view name = "flattern_loop";
-};
-static_assert(LinearizationPolicy<opaque_loops>);
-static_assert(LinearizationPolicy<flattened_loops>);
 
 /// One instruction point. The chain position IS the point; `point` is filled by renumber_locations.
 struct chain_node

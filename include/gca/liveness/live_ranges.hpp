@@ -32,9 +32,6 @@
 
 namespace gca {
 
-using web_id = std::uint32_t;
-inline constexpr web_id no_web = ~web_id{0};
-
 struct web {
   tensor_id tensor = no_tensor;
   program_point first_def = 0;   // earliest write (0: the value is live-in at entry)

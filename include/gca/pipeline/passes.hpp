@@ -20,7 +20,7 @@
 #include <utility>
 #include <vector>
 
-#include <gca/drivers/coloring_allocator.hpp>
+#include <gca/drivers/allocate.hpp>  // detail::tensor_rollback (and the drivers the registry builds)
 #include <gca/engine/observer.hpp>
 #include <gca/error.hpp>
 #include <gca/ir/module.hpp>
@@ -76,6 +76,14 @@ backend_pass wrap_allocator(std::string name, const pass_options& opt) {
           }};
 }
 
+/// wrap_allocator of registration k (run time) over the table's allocator types (compile time).
+template <std::size_t... K>
+backend_pass wrap_registered(std::size_t k, std::string name, const pass_options& opt, std::index_sequence<K...>) {
+  backend_pass out;
+  (void)((k == K ? (out = wrap_allocator<registered_allocator<K>>(std::move(name), opt), true) : false) || ...);
+  return out;
+}
+
 }  // namespace detail
 
 /// the Neuron allocator's constructor called with a tuple built at run time (a registry, a config file). A tuple
@@ -92,22 +100,10 @@ inline backend_pass make_coloring_allocator(memory_type type, bool post_link, ad
                       " is not supported (every registration passes Local)");
   const std::string_view registered = registered_name(type, post_link, from);
   std::string name = registered.empty() ? "coloring_allocator_dram_debug_post_lnk" : std::string(registered);
-  using enum memory_type;
-  using as = address_space;
-  switch (type) {
-    case psum: return detail::wrap_allocator<coloring_allocator_psum>(name, opt);
-    case sb: return detail::wrap_allocator<coloring_allocator_sb>(name, opt);
-    case reg: return detail::wrap_allocator<coloring_allocator_reg>(name, opt);
-    case dram:
-      if (!post_link && from == as::local) return detail::wrap_allocator<coloring_allocator_dram>(name, opt);
-      if (!post_link && from == as::shared) return detail::wrap_allocator<coloring_allocator_dram_shared>(name, opt);
-      if (!post_link && from == as::debug) return detail::wrap_allocator<coloring_allocator_dram_debug>(name, opt);
-      if (post_link && from == as::local) return detail::wrap_allocator<coloring_allocator_dram_post_lnk>(name, opt);
-      if (post_link && from == as::shared)
-        return detail::wrap_allocator<coloring_allocator_dram_shared_post_lnk>(name, opt);
-      return detail::wrap_allocator<coloring_allocator<dram, true, as::debug>>(name, opt);
-  }
-  throw input_error("ColoringAllocator: unknown memory type");
+  const std::size_t k = registration_index(type, post_link, from);
+  if (k == registration_count)  // DRAM debug after linking: a valid tuple no registration uses
+    return detail::wrap_allocator<coloring_allocator<memory_type::dram, true, address_space::debug>>(name, opt);
+  return detail::wrap_registered(k, std::move(name), opt, std::make_index_sequence<registration_count>{});
 }
 
 // ---- gca's non-allocator passes ------------------------------------------------------------------
@@ -249,20 +245,10 @@ inline void add_memory_analysis(pass_registry& r, const std::string& name) {
 
 inline pass_registry default_registry() {
   pass_registry r;
-  using enum memory_type;
-  using as = address_space;
-  auto alloc = [&r](memory_type t, bool post, as from) {
-    r.add(std::string(registered_name(t, post, from)),
-          [t, post, from](const pass_options& o) { return make_coloring_allocator(t, post, from, as::local, o); });
-  };
-  alloc(psum, false, as::local);
-  alloc(sb, false, as::local);
-  alloc(dram, false, as::local);
-  alloc(dram, false, as::shared);
-  alloc(dram, false, as::debug);
-  alloc(dram, true, as::local);
-  alloc(dram, true, as::shared);
-  alloc(reg, false, as::local);
+  for (const registration& g : registrations)
+    r.add(std::string(g.name), [g](const pass_options& o) {
+      return make_coloring_allocator(g.type, g.post_link, g.from, address_space::local, o);
+    });
   r.add("coloring_allocator_with_loop", [](const pass_options& o) {
     return detail::wrap_allocator<coloring_allocator_with_loop>("coloring_allocator_with_loop", o);
   });

@@ -14,37 +14,21 @@
 #include <string_view>
 #include <vector>
 
-#include <gca/engine/space_colorer.hpp>
 #include <gca/ir/target.hpp>
-#include <gca/linearize/linearize.hpp>
-#include <gca/liveness/live_ranges.hpp>
+#include <gca/spill/report.hpp>  // space_filter, spill_state
 
 namespace gca {
 
-/// What the fixpoint carries from one iteration to the next, and what it reports at the end.
-struct spill_state {
-  std::vector<std::uint8_t> no_spill;  // per tensor of lf.work(): a reload/spill temporary, never spilled again
-  std::size_t spilled_webs = 0;        // webs spilled (the Neuron allocator's "number of tensors spilled")
-  std::uint64_t spilled_bytes = 0;     // bytes per partition of the spilled webs' tensors
-  std::uint64_t cycles = 0;            // estimated DMA cycles of the inserted code (the cost model of docs/ALLOCATOR.md section 4)
-  std::size_t reloads = 0;             // reload (or re-load) instructions inserted
-  std::size_t stores = 0;              // spill instructions inserted
-  std::vector<std::string> spilled;    // names of spilled tensors, in spill order
-  std::vector<tensor_id> origin;       // per tensor: the tensor a temporary stands for (no_tensor: itself)
-  std::vector<tensor_id> hopeless;     // set when no spill can help: the tensors over-filling a point
-  std::vector<web_id> guided;          // victims the exact search chose for this round (used once, then cleared)
-  bool is_temp(tensor_id t) const noexcept { return t < no_spill.size() && no_spill[t] != 0; }
-  /// The user's tensor behind `t` (temporaries report the tensor they replaced).
-  tensor_id original(tensor_id t) const noexcept {
-    while (t < origin.size() && origin[t] != no_tensor) t = origin[t];
-    return t;
-  }
-};
+// The concept names these by reference only, so a declaration of the policies (and of the drivers that
+// take them) needs neither the linearization nor the coloring engine.
+class linearized_function;  // linearize/linearize.hpp
+struct space_attempt;       // engine/space_attempt.hpp
+struct liveness;            // liveness/live_ranges.hpp
 
 /**
  * @brief A spill policy for the fixpoint of spill/fixpoint.hpp.
  *
- * Requirements, for `S s`, a numbered linearized_function `lf`, the failed attempt `a` (a.complete() is
+ * Requirements, for `const S s` (the fixpoint holds the policy by const reference), a numbered linearized_function `lf`, the failed attempt `a` (a.complete() is
  * false), its space_filter `f`, the module's target `t` and the spill_state `st`:
  *   S::name                         string_view  for logs
  *   s.spill(lf, a, f, t, st)        size_t       edit `lf` (insert spill code, rename reads) and return the
@@ -56,10 +40,26 @@ struct spill_state {
  * verify(original, allocated) in verify/translation.hpp, checks this from the programs' text alone).
  */
 template <class S>
-concept SpillPolicy = requires(S s, linearized_function& lf, const space_attempt& a, const space_filter& f,
+concept SpillPolicy = requires(const S& s, linearized_function& lf, const space_attempt& a, const space_filter& f,
                                const target& t, spill_state& st) {
   { S::name } -> std::convertible_to<std::string_view>;
   { s.spill(lf, a, f, t, st) } -> std::same_as<std::size_t>;
+};
+
+/**
+ * @brief The optional part of a SpillPolicy: which webs it may spill.
+ *
+ * `S::spillable(f, live, w, filter, st)` (static, bool): whether the policy may spill web `w` of function
+ * `f` at all. The exact placement search (spill/place_or_prove.hpp) asks it to choose victims that make a
+ * placement possible and to prove that spilling can't help (every spillable web spilled); a policy
+ * without it is taken to spill nothing the search could use. A model that has the member states it with
+ * `static_assert(ReportsSpillable<S>)`, so a signature that drifts fails to compile instead of silently
+ * turning the search's victims off.
+ */
+template <class S>
+concept ReportsSpillable = requires(const function& f, const liveness& live, web_id w, const space_filter& filter,
+                                    const spill_state& st) {
+  { S::spillable(f, live, w, filter, st) } -> std::same_as<bool>;
 };
 
 /// The model that never spills.

@@ -61,22 +61,9 @@
 #include <gca/geometry/linear_dram.hpp>
 #include <gca/linearize/linearize.hpp>
 #include <gca/spill/place_or_prove.hpp>
+#include <gca/spill/report.hpp>
 
 namespace gca {
-
-enum class peak_verdict : std::uint8_t { proven_optimal, feasible, coloring_fallback };
-
-/// What the DRAM peak search did for one space (one function's local or debug DRAM).
-struct peak_search_report {
-  peak_verdict verdict = peak_verdict::coloring_fallback;
-  std::uint64_t coloring_peak = 0;  // the colorer's peak (the search starts from it)
-  std::uint64_t peak = 0;           // the committed peak (<= coloring_peak)
-  std::uint64_t lower_bound = 0;    // linear_lower_bound of the space
-  std::uint64_t nodes = 0;          // search nodes spent over all probes
-  std::size_t probes = 0;           // capacities asked
-  bool exact = false;               // the search input is the true problem (see the header comment)
-  std::string note;                 // coloring_fallback: why (did not run, or what the probes answered)
-};
 
 /// The lower bound of the header comment over the attempt's nodes (fixed: those with `pins`). The block
 /// of webs live at every point counts as its members: its size is their aligned sum, and its rounding the

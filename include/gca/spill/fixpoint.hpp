@@ -33,6 +33,7 @@
 #include <gca/watchdog.hpp>
 #include <gca/spill/dram_peak.hpp>
 #include <gca/spill/place_or_prove.hpp>
+#include <gca/spill/report.hpp>
 
 namespace gca {
 
@@ -44,26 +45,6 @@ struct space_options {
   unsigned threads = 1;  // best-of-n variants colored at once (the result does not depend on it)
   search_options search;  // the exact placement search of SB and PSUM (spill/place_or_prove.hpp)
   pass_cache* cache = nullptr;  // what passes share (engine/space_colorer.hpp: liveness, DRAM answers)
-};
-
-struct space_report {
-  memory_type memory = memory_type::sb;
-  address_space space = address_space::local;
-  bool ok = false;
-  std::string error;              // the failure message (empty when ok)
-  std::vector<std::string> unplaceable;  // tensors named by the failure
-  std::size_t iterations = 0;     // attempts made (the Neuron allocator's "Number of iterations in SB spills do loop")
-  std::string heuristic;          // best-of-n winner of the last attempt
-  std::uint64_t peak = 0;         // the score: highest end in the space's linear measure
-  std::size_t nodes = 0;          // graph nodes in the last attempt
-  std::size_t edges = 0;          // graph edges in the last attempt
-  std::size_t split = 0;          // webs committed as tensors of their own (memloc_split)
-  std::vector<std::pair<std::string, std::string>> coalesced;  // find_partners: (tensor, partner) sharing a place
-  spill_state spills;             // what was spilled, and its estimated cost
-  std::string placed_by = "coloring";  // "coloring", "linear scan" or "exact search" (who placed the result)
-  std::uint64_t search_nodes = 0;      // search nodes spent by the exact placement search
-  std::string search_outcome;          // optlevel 7: the search's answer for the spill-free placement
-  std::optional<peak_search_report> peak_search;  // optlevel 7, DRAM: the 1-D search lowering the peak
 };
 
 /// The message when spilling can't help (docs/HARDWARE.md section 3), with the tensors named.
@@ -122,7 +103,7 @@ space_report allocate_space(linearized_function& lf, const target& tgt, const sp
   const std::optional<rect_layout> lay = opt.search.enabled ? geom.rect() : std::nullopt;
   const auto search_until = search_deadline(opt.search, std::chrono::steady_clock::now(), opt.deadline);
   auto spillable = [&](const space_attempt& x, web_id w) {
-    if constexpr (requires { Spill::spillable(lf.work(), x.live, w, filter, rep.spills); })
+    if constexpr (ReportsSpillable<Spill>)
       return Spill::spillable(lf.work(), x.live, w, filter, rep.spills);
     else
       return false;

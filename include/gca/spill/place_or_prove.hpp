@@ -35,34 +35,9 @@
 #include <gca/engine/space_colorer.hpp>
 #include <gca/geometry/rect_layout.hpp>
 #include <gca/linearize/linearize.hpp>
+#include <gca/spill/report.hpp>
 
 namespace gca {
-
-struct search_options {
-  bool enabled = true;                  // run the exact search when coloring leaves SB/PSUM nodes unplaced
-  bool primary = false;                 // optlevel 7: the search places the space first, coloring is the fallback
-  std::uint64_t nodes = 1000000;        // search nodes for the spill-free placement of a whole space
-                                        // (the first round; later rounds of the fixpoint get a tenth)
-  std::uint64_t guided_nodes = 20000;   // search nodes for each trial set of spill victims
-  std::uint64_t point_nodes = 5000;     // search nodes for each instruction's operand set (proof 1)
-  std::size_t proof_points = 64;        // how many of the fullest points proof 1 examines
-  std::uint64_t total_nodes = 3000000;  // per space: after this many, the search runs only to prove a refusal
-  // Optlevel 7, DRAM (spill/dram_peak.hpp): the 1-D search lowering the colorer's peak. Search nodes per
-  // probe of one capacity and per space over all probes, and the largest problem it is asked (each search
-  // node scans the unplaced nodes, and the hull graph holds every interfering pair).
-  std::uint64_t peak_probe_nodes = 20000;
-  std::uint64_t peak_total_nodes = 200000;
-  std::size_t peak_max_nodes = 5000;
-  std::uint64_t peak_max_pairs = std::uint64_t{1} << 20;
-  // Per space, the search's wall-clock budget: at most `time_share` of the time left before the
-  // allocation's deadline (the watchdog, --timeout), from the space's start, and at most `seconds`. Past
-  // it every search of the space gives up at once (and says so), so the fixpoint spills or refuses
-  // honestly instead of meeting the watchdog. Under the default deadline (2700 s) the node budgets end the
-  // search long before the clock, so the results stay deterministic; the clock decides only near a short
-  // deadline (e.g. --timeout 20: 10 s of search).
-  double seconds = std::numeric_limits<double>::infinity();
-  double time_share = 0.5;
-};
 
 /// The instant a space's searches must stop (see search_options::time_share), for a space started at
 /// `start` under `deadline` (time_point::max(): none).
@@ -223,9 +198,12 @@ rescue place_or_prove(const linearized_function& lf, const space_filter& filter,
     const double area = static_cast<double>(b.extents[v].partitions) * static_cast<double>(b.extents[v].bytes);
     cands.push_back({w, b.costs[v] / (area * static_cast<double>(len - ev))});
   }
-  std::sort(cands.begin(), cands.end(), [](const cand& x, const cand& y) {
-    return x.score != y.score ? x.score < y.score : x.w < y.w;
-  });
+  // (A total order, so any sort gives the same result. The size guard keeps g++ 12 at -O2 from a false
+  // -Wnonnull inside std::sort's insertion step on an empty vector.)
+  if (cands.size() > 1)
+    std::sort(cands.begin(), cands.end(), [](const cand& x, const cand& y) {
+      return x.score != y.score ? x.score < y.score : x.w < y.w;
+    });
   std::vector<std::uint8_t> flags(b.live.webs.size(), 0);
   auto placeable = [&](const std::vector<web_id>& set) {
     std::fill(flags.begin(), flags.end(), 0);
