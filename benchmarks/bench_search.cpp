@@ -8,6 +8,9 @@
 //      default): per family and size, over `--seeds` seeds (100 by default), the fit rate, median and
 //      maximum time of the search, and the same for the best-of-n colorer alone (one thread), in the
 //      same run. Sizes from `--sizes 20,50,100,200,300,500`, families from `--families` (all).
+// `--first-seed N` starts the seeds at N (1 by default: develop on other seeds than the published ones).
+// `--baseline 1` also runs every instance with `valley_branching` off (the level-order search alone:
+// the search before (f)) in the same run and prints its fits, median and maximum next to the new ones.
 // `--only challenging` or `--only planted` prints one table. Every run gets `--deadline-ms` (1000 by default). A fit is checked here by a pairwise overlap test
 // that does not use the search, and a search claiming "infeasible" on a planted instance is reported
 // as a bug (it cannot be: the planted placement exists).
@@ -67,9 +70,11 @@ struct prepared {
   }
 };
 
-outcome run_search(const gca::dsa_problem& p, const prepared& q, std::uint64_t cap, long deadline_ms) {
+outcome run_search(const gca::dsa_problem& p, const prepared& q, std::uint64_t cap, long deadline_ms,
+                   bool valley = true) {
   outcome o;
   gca::linear_search_options so;
+  so.valley_branching = valley;
   const auto t0 = std::chrono::steady_clock::now();
   so.deadline = t0 + std::chrono::milliseconds(deadline_ms);
   o.res = gca::search_placement(q.g, q.ext, q.life, gca::linear_dram(cap, 1), so);
@@ -114,7 +119,8 @@ double at(std::vector<double> v, double q) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  int repeat = 3, seeds = 100;
+  int repeat = 3, seeds = 100, first_seed = 1;
+  bool baseline = false;
   long deadline_ms = 1000;
   double tightness = 1.0;
   std::vector<std::string> sizes{"20", "50", "100", "200", "300", "500"}, families, extra;
@@ -126,6 +132,8 @@ int main(int argc, char** argv) {
     if (a == "--repeat") repeat = std::max(1, std::atoi(v.data()));
     else if (a == "--deadline-ms") deadline_ms = std::max(1L, std::atol(v.data()));
     else if (a == "--seeds") seeds = std::max(1, std::atoi(v.data()));
+    else if (a == "--first-seed") first_seed = std::atoi(v.data());
+    else if (a == "--baseline") baseline = std::atoi(v.data()) != 0;
     else if (a == "--tightness") tightness = std::atof(v.data());
     else if (a == "--sizes") sizes = split(v);
     else if (a == "--families") families = split(v);
@@ -158,24 +166,33 @@ int main(int argc, char** argv) {
       const prepared q(p);
       std::vector<double> times;
       outcome o;
-      for (int k = 0; k < repeat; ++k) {
-        o = run_search(p, q, cap, deadline_ms);
-        times.push_back(o.seconds);
+      for (bool valley : baseline ? std::vector<bool>{false, true} : std::vector<bool>{true}) {
+        times.clear();
+        for (int k = 0; k < repeat; ++k) {
+          o = run_search(p, q, cap, deadline_ms, valley);
+          times.push_back(o.seconds);
+        }
+        std::printf("| %s%s | %zu | %llu | %s | %s | %.3f s | %llu | %llu | %s |\n", r.name.c_str(),
+                    baseline ? (valley ? " (f)" : " before") : "", p.buffers.size(),
+                    static_cast<unsigned long long>(gca::max_live(p)),
+                    o.fits ? "yes" : (o.res.found() ? "INVALID" : o.claimed_infeasible ? "no (infeasible)" : "no (gave up)"),
+                    o.fits ? std::to_string(o.res.peak).c_str() : "-", at(times, 0.5),
+                    static_cast<unsigned long long>(o.res.stats.nodes), static_cast<unsigned long long>(o.res.stats.rounds),
+                    r.minimalloc_s > 0 ? (std::to_string(r.minimalloc_s).substr(0, 3) + " s").c_str() : "-");
+        std::fflush(stdout);
       }
-      std::printf("| %s | %zu | %llu | %s | %s | %.3f s | %llu | %llu | %s |\n", r.name.c_str(), p.buffers.size(),
-                  static_cast<unsigned long long>(gca::max_live(p)),
-                  o.fits ? "yes" : (o.res.found() ? "INVALID" : o.claimed_infeasible ? "no (infeasible)" : "no (gave up)"),
-                  o.fits ? std::to_string(o.res.peak).c_str() : "-", at(times, 0.5),
-                  static_cast<unsigned long long>(o.res.stats.nodes), static_cast<unsigned long long>(o.res.stats.rounds),
-                  r.minimalloc_s > 0 ? (std::to_string(r.minimalloc_s).substr(0, 3) + " s").c_str() : "-");
-      std::fflush(stdout);
     }
   }
   if (planted) {
-    std::printf("\nplanted instances: tightness %.2f, %d seeds per row, deadline %ld ms per run\n\n", tightness, seeds,
-                deadline_ms);
-    std::printf("| family | buffers | search fits | median | max | colorer fits | median | max |\n");
-    std::printf("|---|---:|---:|---:|---:|---:|---:|---:|\n");
+    std::printf("\nplanted instances: tightness %.2f, seeds %d..%d, deadline %ld ms per run\n\n", tightness, first_seed,
+                first_seed + seeds - 1, deadline_ms);
+    if (baseline) {
+      std::printf("| family | buffers | before fits | median | max | search fits | median | max | colorer fits | median | max |\n");
+      std::printf("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    } else {
+      std::printf("| family | buffers | search fits | median | max | colorer fits | median | max |\n");
+      std::printf("|---|---:|---:|---:|---:|---:|---:|---:|\n");
+    }
     for (const std::string& fam : families) {
       const auto f = gca::parse_planted_family(fam);
       if (!f) {
@@ -184,14 +201,20 @@ int main(int argc, char** argv) {
       }
       for (const std::string& sz : sizes) {
         const std::size_t n = std::stoul(sz);
-        int sfit = 0, cfit = 0, bugs = 0;
-        std::vector<double> st, ct;
+        int sfit = 0, cfit = 0, bfit = 0, bugs = 0;
+        std::vector<double> st, ct, bt;
         std::size_t actual = 0;
-        for (int s = 1; s <= seeds; ++s) {
+        for (int s = first_seed; s < first_seed + seeds; ++s) {
           const gca::planted_dsa d = gca::make_planted_dsa(
               {.family = *f, .buffers = n, .seed = static_cast<std::uint64_t>(s), .tightness = tightness});
           actual += d.problem.buffers.size();
           const prepared q(d.problem);
+          if (baseline) {
+            const outcome bo = run_search(d.problem, q, d.capacity, deadline_ms, false);
+            bfit += bo.fits;
+            bugs += bo.claimed_infeasible || (bo.res.found() && !bo.fits);
+            bt.push_back(bo.seconds);
+          }
           const outcome so = run_search(d.problem, q, d.capacity, deadline_ms);
           const outcome co = run_colorer(d.problem, q, d.capacity);
           sfit += so.fits;
@@ -200,8 +223,9 @@ int main(int argc, char** argv) {
           st.push_back(so.seconds);
           ct.push_back(co.seconds);
         }
-        std::printf("| %s | %zu | %d/%d | %.3f s | %.3f s | %d/%d | %.3f s | %.3f s |%s\n", fam.c_str(),
-                    actual / static_cast<std::size_t>(seeds), sfit, seeds, at(st, 0.5), at(st, 1.0), cfit, seeds,
+        std::printf("| %s | %zu |", fam.c_str(), actual / static_cast<std::size_t>(seeds));
+        if (baseline) std::printf(" %d/%d | %.3f s | %.3f s |", bfit, seeds, at(bt, 0.5), at(bt, 1.0));
+        std::printf(" %d/%d | %.3f s | %.3f s | %d/%d | %.3f s | %.3f s |%s\n", sfit, seeds, at(st, 0.5), at(st, 1.0), cfit, seeds,
                     at(ct, 0.5), at(ct, 1.0), bugs ? " BUG: a wrong answer" : "");
         std::fflush(stdout);
       }

@@ -61,6 +61,40 @@
 //       the child checks their sections besides those of b's neighbors. With the time-sweep
 //       order below, (e) makes a hole left at the current level visible at once: every node that could
 //       fill it starts earlier than the node just placed, hence is passed.
+//   (f) valley branching (switch `valley_branching`; needs lifetimes that agree exactly with the graph:
+//       neighbors are the nodes whose lifetimes overlap, checked at construction, else the level order
+//       below is used). It replaces (o), (e) and the level order by a time-local one. The state is the
+//       set of unplaced nodes and a floor per section; invariant: in T* every unplaced node alive in
+//       section k lies at or above floor(k) (a placed node's top, or a raise below), so h(c) =
+//       align_up(max floor over c's sections). A valley V = [a, b) is a maximal run of sections holding
+//       unplaced nodes whose floors align up to the same y, with both bordering sections higher (or
+//       walls: the part's end, a section no unplaced node is alive in). Let S be T*'s nodes at offset y
+//       covering a section of V: each lies inside V (covering a border would put it at >= the border's
+//       aligned floor > y), and they are disjoint in time. Branch on S's leftmost member c (every
+//       unplaced c inside V; h(c) = y), or S empty. Raise: in branch c, the sections W = [a, start(c)),
+//       in branch "S empty" all of V, hold no node at y; then every unplaced node alive in W lies at >=
+//       min(the floor left of W, the floor right of W), where the right side is c's top y + size(c) or
+//       V's right border. Proof: take the lowest such node c'. If c' lies inside W, T* (minimal offset
+//       sum) cannot lower it by one alignment unit, so a neighbor d ends above c' - align and starts
+//       below c'; d overlaps c' in time, so d is alive in W: unplaced, d would be lower than c'
+//       (contradiction); placed, its top is <= y, so c' < y + align, c' = y (contradiction: nothing at y
+//       in W). So c' covers a bordering section, above everything there. So W's floors rise to that
+//       level (the branch applies it; raises strictly rise, so the search ends). The same holds
+//       mirrored (S's rightmost member, W after its end); the search takes whichever end of whichever
+//       valley has the fewest viable branches (ties: the lowest valley), a "fail first" choice. A branch
+//       is not viable when the raised sections fail (c) (level + rem(k) > capacity), when an unplaced
+//       node inside W fits below the level (y + size <= level: moving it down to y overlaps nothing and
+//       lowers the sum, so T* does not take that branch; this is (b1) here, switch `gap_dominance`), or
+//       when both borders are walls. A valley with no viable branch fails the state at once, wherever
+//       it is in time, so a hole left anywhere is seen when it is made, not when the level order gets
+//       there. (b2) carries over: a twin is not a candidate before its lower-id twin (the one placed
+//       first lies lower). (d) would too (a candidate no unplaced neighbor can block sits at y), but
+//       it made no measurable difference under (f) and is applied only in the level order. (c) is
+//       checked with base(k) = max(floor(k), min h). The memo key is the unplaced set and the floors of
+//       the sections holding them: it does not depend on the order, so a failure found in one (f)
+//       round is reused by the later ones. With (f) applicable, the restart rounds alternate between
+//       (f) and the level order (each with the static orders in turn): on the challenging files each
+//       solves some that the other does not solve in seconds (PERFORMANCE.md section 1).
 // Branching: candidates (nodes allowed by every active rule) are tried lowest h first, then by a static
 // rank. Four ranks take turns in the restarts: the time sweep (earliest start, then longer, then larger:
 // one level is filled left to right; switch `sweep_order`), and three "hard nodes first" orders (the
@@ -75,10 +109,14 @@
 // every edge before it is returned, so a bug can only cost a solution, never return a wrong one.
 //
 // Where it is weak (measured on planted instances, benchmarks/bench_search.cpp and docs/PERFORMANCE.md):
-// problems that tile capacity x time exactly with a few hundred buffers. A wrong choice at a low level
-// (e.g. which of several pieces that start together goes lowest) is detected only when the search climbs
-// to the level where the pieces' ends matter, and every choice elsewhere in time at the levels between
-// is enumerated first. A time-local branching (or learning from failures) would be the next step.
+// before (f), problems that tile capacity x time exactly with a few hundred buffers: a wrong choice at a
+// low level was detected only when the level order climbed to where the pieces' ends matter, after
+// enumerating every choice elsewhere in time at the levels between. (f) fixed that for most families;
+// what remains is buffers that live long next to many short ones (families `heavy` and `long-short`):
+// a long buffer can go down only where the short ones under it end flat at one level over its whole
+// life, and a stack that misses that level is seen only when the long buffer's skyline is too high.
+// Tried with (f) and dropped: an exact per-section "staircase" bound (stack the unplaced nodes of a
+// section from their own skylines, earliest first; sound, but it cost 10x per node and fitted fewer).
 // Tried for issue 11 and dropped (no change in fit rate): Luby and x1.5 restart schedules, an exact
 // per-section "staircase" bound on the (e) floors, and a pure time-sweep probe (placing buffers in start
 // order into free segments, best fit first), which thrashes even more.
@@ -137,6 +175,7 @@ struct linear_search_options {
   bool passed_nodes = true;        // (e) nodes the canonical order has passed must rise: lift their floor
   bool sweep_order = true;         // add the time-sweep static order (earliest start first) to the restarts
   bool shuffle_ties = true;        // restarts after the first round of orders perturb them (seeded)
+  bool valley_branching = true;    // (f) fill one valley of the skyline at a time (needs exact lifetimes)
 };
 
 struct search_stats {
@@ -151,6 +190,7 @@ struct search_stats {
   std::uint64_t pruned_forced = 0;     // candidates skipped and states cut by (d)
   std::uint64_t rounds = 0;            // restarts used, summed over independent parts (orders tried)
   std::uint64_t deepest = 0;           // most nodes placed at once (how close a failed search came)
+  std::uint64_t pruned_valley = 0;     // states cut by (f): a valley with no viable branch
   double seconds = 0;
 };
 
@@ -184,6 +224,12 @@ class placement_search {
     min_nb_.assign(n_, unbounded);
     for (std::size_t v = 0; v < n_; ++v)
       for (node_id u : g_.neighbors(static_cast<node_id>(v))) min_nb_[v] = std::min(min_nb_[v], size_[u]);
+    valley_ok_ = opt_.valley_branching && sections_ && lifetimes_match_graph(life);
+    valley_ = valley_ok_;
+    if (valley_ok_) {
+      starts_.assign(sections(), {});
+      for (std::size_t v = 0; v < n_; ++v) starts_[sec_lo_[v]].push_back(static_cast<node_id>(v));
+    }
   }
 
   search_result run() {
@@ -227,6 +273,13 @@ class placement_search {
 
  private:
   enum class outcome : std::uint8_t { ok, fail, abort };
+  struct memo_key {
+    std::uint64_t a, b;
+    friend bool operator==(const memo_key&, const memo_key&) = default;
+  };
+  struct memo_hash {
+    std::size_t operator()(const memo_key& k) const noexcept { return static_cast<std::size_t>(k.a); }
+  };
   static constexpr node_id none = std::numeric_limits<node_id>::max();
   static constexpr std::size_t heuristics = 3;
   static constexpr std::array<std::size_t, 4> order_list{6, 0, 1, 2};  // with the sweep order
@@ -238,9 +291,13 @@ class placement_search {
   outcome restart(const std::vector<node_id>& part, std::uint32_t slo, std::uint32_t shi) {
     const std::size_t mark = log_.size();
     std::uint64_t budget = std::max<std::uint64_t>(part.size(), 64);
+    // With (f) applicable the rounds alternate between it and the level order, each order in turn:
+    // the two searches are strong on different problems (PERFORMANCE.md section 1).
+    const std::size_t modes = valley_ok_ ? 2 : 1;
     for (std::size_t round = 0;; ++round) {
-      const std::size_t count = opt_.sweep_order && sections_ ? heuristics + 1 : heuristics;
-      const std::size_t slot = (round + opt_.first_order) % count;
+      const std::size_t count = (opt_.sweep_order && sections_ ? heuristics + 1 : heuristics) * modes;
+      valley_ = valley_ok_ && round % 2 == 0;
+      const std::size_t slot = (round / modes + opt_.first_order) % (count / modes);
       const std::size_t h = slot < order_list.size() && opt_.sweep_order && sections_ ? order_list[slot] : slot;
       // Every other cycle of orders perturbs the orders' ties (seeded by the round: deterministic), so a
       // restart does not always replay the same early mistakes; the cycles between keep the plain orders.
@@ -432,6 +489,7 @@ class placement_search {
         return solve_parts(nodes, points);
       }
     }
+    if (valley_) return vdfs(nodes, slo, shi, nodes.size(), slo, shi);
     return dfs(nodes, slo, shi, nodes.size(), 0, none, slo, shi);
   }
 
@@ -553,7 +611,7 @@ class placement_search {
       const std::uint64_t x = h(b);
       const std::size_t mark = log_.size();
       place(b, x);
-      st_.deepest = std::max<std::uint64_t>(st_.deepest, log_.size());
+      st_.deepest = std::max<std::uint64_t>(st_.deepest, placed_count_);
       outcome o;
       std::vector<std::uint32_t> points;
       if (sections_ && opt_.decompose) {
@@ -610,6 +668,249 @@ class placement_search {
     return true;
   }
 
+  // ---- (f) valley branching ------------------------------------------------------------------------
+
+  /// (f) needs lifetimes that say exactly who interferes: v's neighbors are the nodes whose lifetimes
+  /// overlap v's, so h(v) = align_up(the highest floor among v's sections). Checked by counting:
+  /// overlapping lifetimes are adjacent (the search's precondition), so equal counts mean equal sets.
+  bool lifetimes_match_graph(std::span<const interval> life) const {
+    std::vector<program_point> begins, ends;
+    for (const interval& i : life) {
+      if (i.empty()) return false;
+      begins.push_back(i.begin);
+      ends.push_back(i.end);
+    }
+    std::sort(begins.begin(), begins.end());
+    std::sort(ends.begin(), ends.end());
+    for (std::size_t v = 0; v < n_; ++v) {
+      const auto before = static_cast<std::size_t>(std::upper_bound(ends.begin(), ends.end(), life[v].begin) - ends.begin());
+      const auto after = static_cast<std::size_t>(begins.end() - std::lower_bound(begins.begin(), begins.end(), life[v].end));
+      if (g_.degree(static_cast<node_id>(v)) != n_ - 1 - before - after) return false;
+    }
+    return true;
+  }
+
+  /// A valley: a maximal run [a, b) of sections holding unplaced nodes whose floors align up to the same
+  /// y, with both bordering sections higher (their floors `left`, `right`; unbounded: a wall, i.e. the
+  /// part's end or a section no unplaced node is alive in).
+  struct valley {
+    std::uint32_t a = 0, b = 0;
+    std::uint64_t y = 0, left = 0, right = 0;
+  };
+  /// One branch of (f): node c at y (none: nothing at y in the valley), and the sections [wlo, whi) of
+  /// the valley left empty at y raised to `level`.
+  struct vbranch {
+    node_id c = none;
+    std::uint32_t wlo = 0, whi = 0;
+    std::uint64_t level = 0;
+    std::uint64_t key = 0;  // branch order: empty width, then rank
+    bool viable = true;
+  };
+
+  /// Counts the viable branches of valley v from its left end (`right` false: which node at y is the
+  /// leftmost) or its right end, and appends every branch to `out` if given. A branch is viable unless
+  /// its raise fails the look-ahead of (c) (level + rem(k) > capacity in a raised section k), leaves
+  /// room a node inside the raised sections fits in ((b1)), or has no level to raise to (walls).
+  std::size_t scan_valley(const valley& v, bool right, std::vector<vbranch>* out) {
+    constexpr std::uint64_t inf = std::numeric_limits<std::uint64_t>::max();
+    const std::uint32_t w = v.b - v.a;
+    // vpre_[i] / vsuf_[i]: largest rem in [a, a + i) / [a + i, b); vmin_hi_[i] / vmin_lo_[i]: smallest
+    // unplaced node lying inside [a, a + i) / [a + i, b).
+    vpre_.assign(w + 1, 0);
+    vsuf_.assign(w + 1, 0);
+    vmin_hi_.assign(w + 1, inf);
+    vmin_lo_.assign(w + 1, inf);
+    for (std::uint32_t i = 0; i < w; ++i) vpre_[i + 1] = std::max(vpre_[i], rem_[v.a + i]);
+    for (std::uint32_t i = w; i-- > 0;) vsuf_[i] = std::max(vsuf_[i + 1], rem_[v.a + i]);
+    for (std::uint32_t k = v.a; k < v.b; ++k)
+      for (node_id c : starts_[k])
+        if (!placed_[c] && sec_hi_[c] <= v.b) {
+          vmin_hi_[sec_hi_[c] - v.a] = std::min(vmin_hi_[sec_hi_[c] - v.a], size_[c]);
+          vmin_lo_[k - v.a] = std::min(vmin_lo_[k - v.a], size_[c]);
+        }
+    for (std::uint32_t i = 0; i < w; ++i) vmin_hi_[i + 1] = std::min(vmin_hi_[i + 1], vmin_hi_[i]);
+    for (std::uint32_t i = w; i-- > 0;) vmin_lo_[i] = std::min(vmin_lo_[i], vmin_lo_[i + 1]);
+    // Raising the prefix [a, a + i) (suffix [a + i, b) when `right`) to `level`.
+    auto viable = [&](std::uint32_t i, std::uint64_t level) {
+      const bool empty = right ? i == w : i == 0;
+      if (empty) return true;
+      if (level == unbounded) return false;
+      const std::uint64_t rem = right ? vsuf_[i] : vpre_[i];
+      const std::uint64_t small = right ? vmin_lo_[i] : vmin_hi_[i];
+      if (opt_.section_cuts && (rem > cap_ || level > cap_ - rem)) return false;
+      if (opt_.gap_dominance && small != inf && v.y + small <= level) return false;
+      return true;
+    };
+    std::size_t count = 0;
+    for (std::uint32_t k = v.a; k < v.b; ++k)
+      for (node_id c : starts_[k]) {
+        if (placed_[c] || sec_hi_[c] > v.b || h(c) != v.y || v.y > cap_ - size_[c]) continue;
+        if (twin_[c] != none && !placed_[twin_[c]]) continue;  // (b2)
+        const std::uint64_t level = std::min(right ? v.right : v.left, v.y + size_[c]);
+        const std::uint32_t i = right ? sec_hi_[c] - v.a : k - v.a;
+        const bool ok = viable(i, level);
+        count += ok;
+        if (out) {
+          const std::uint32_t width = right ? w - i : i;
+          out->push_back({c, right ? sec_hi_[c] : v.a, right ? v.b : k, level,
+                          (std::uint64_t{width} << 32) + rank_[c], ok});
+        }
+      }
+    // Nothing at y anywhere in the valley: all of it rises to the lower border.
+    const std::uint64_t level = std::min(v.left, v.right);
+    const bool ok = viable(right ? 0 : w, level);
+    count += ok;
+    if (out) out->push_back({none, v.a, v.b, level, inf, ok});
+    return count;
+  }
+
+  /// The valley and end of (f) with the fewest viable branches (ties: the lowest, then the leftmost), or
+  /// a count of 0 when some valley has none (the state fails).
+  std::size_t pick_valley(std::uint32_t slo, std::uint32_t shi, valley& best, bool& best_right) {
+    std::size_t best_count = std::numeric_limits<std::size_t>::max();
+    auto level_of = [&](std::uint32_t k) { return rem_[k] == 0 ? unbounded : floor_[k]; };
+    for (std::uint32_t k = slo; k < shi;) {
+      if (rem_[k] == 0) {
+        ++k;
+        continue;
+      }
+      valley v;
+      v.a = k;
+      v.y = align_up(floor_[k]);
+      while (k < shi && rem_[k] != 0 && align_up(floor_[k]) == v.y) ++k;
+      v.b = k;
+      v.left = v.a > slo ? level_of(v.a - 1) : unbounded;
+      v.right = v.b < shi ? level_of(v.b) : unbounded;
+      if ((v.left != unbounded && align_up(v.left) < v.y) || (v.right != unbounded && align_up(v.right) < v.y))
+        continue;  // not a local minimum
+      for (bool right : {false, true}) {
+        const std::size_t c = scan_valley(v, right, nullptr);
+        if (c < best_count || (c == best_count && v.y < best.y)) {
+          best_count = c;
+          best = v;
+          best_right = right;
+          if (c == 0) return 0;
+        }
+      }
+    }
+    return best_count;
+  }
+
+  /// Raises the floors of sections [lo, hi) to `level`, and the skylines of their unplaced nodes with them.
+  void raise(std::uint32_t lo, std::uint32_t hi, std::uint64_t level) {
+    log_.push_back({none, trail_.size(), ftrail_.size()});
+    const std::uint64_t la = align_up(level);
+    for (std::uint32_t k = lo; k < hi; ++k) {
+      if (floor_[k] < level) {
+        ftrail_.push_back({k, floor_[k]});
+        floor_[k] = level;
+      }
+      for (node_id u : alive_[k])
+        if (!placed_[u] && top_[u] < la) {
+          trail_.push_back({u, top_[u]});
+          top_[u] = la;
+        }
+    }
+  }
+
+  /// The state's memo key under (f): the unplaced nodes and the floors of the sections holding them
+  /// determine everything below (skylines, rem, the valleys), whatever order led here.
+  memo_key valley_key(const std::vector<node_id>& nodes, std::uint32_t slo, std::uint32_t shi) const {
+    memo_key key{mix(slo + (std::uint64_t{shi} << 32) + 0x5BD1E995ull), mix(0xA0761D6478BD642Full ^ slo ^ (std::uint64_t{shi} << 20))};
+    for (node_id c : nodes)
+      if (!placed_[c]) {
+        key.a += mix(std::uint64_t{c} * 0x9E3779B97F4A7C15ull + 1);
+        key.b ^= mix((std::uint64_t{c} << 40) ^ 0x632BE59BD9B4E019ull);
+      }
+    for (std::uint32_t k = slo; k < shi; ++k)
+      if (rem_[k] != 0) {
+        key.a += mix(floor_[k] * 0xD6E8FEB86659FD93ull + k);
+        key.b ^= mix(floor_[k] + (std::uint64_t{k} << 40) + 0x8EBC6AF09C88C6E3ull);
+      }
+    return key;
+  }
+
+  /// Depth-first search under (f) over the unplaced nodes of `nodes` (`left` of them), all inside
+  /// sections [slo, shi); (c) need only be checked on [dlo, dhi) (the rest passed in the parent and
+  /// did not change). Each state picks one valley and branches on which node lies lowest at its left
+  /// (or right) end, or on nothing at all at its level; see the header comment, (f).
+  outcome vdfs(const std::vector<node_id>& nodes, std::uint32_t slo, std::uint32_t shi, std::size_t left,
+               std::uint32_t dlo, std::uint32_t dhi) {
+    if (left == 0) return outcome::ok;
+    if (opt_.section_cuts && !section_cut(dlo, dhi, 0, none, false)) {
+      ++st_.pruned_section;
+      return outcome::fail;
+    }
+    if (opt_.bound)
+      for (node_id c : nodes)
+        if (!placed_[c] && h(c) > cap_ - size_[c]) {
+          ++st_.pruned_bound;
+          return outcome::fail;
+        }
+    const memo_key key = valley_key(nodes, slo, shi);
+    if (opt_.memo && failed_.contains(key)) {
+      ++st_.pruned_memo;
+      return outcome::fail;
+    }
+    valley v;
+    bool right = false;
+    std::vector<vbranch> br;
+    if (pick_valley(slo, shi, v, right) == 0) {
+      ++st_.pruned_valley;
+    } else {
+      scan_valley(v, right, &br);
+      std::erase_if(br, [](const vbranch& x) { return !x.viable; });
+      std::sort(br.begin(), br.end(), [](const vbranch& x, const vbranch& y) { return x.key < y.key; });
+    }
+    for (const vbranch& x : br) {
+      ++st_.nodes;
+      if (out_of_budget()) return outcome::abort;
+      const std::size_t mark = log_.size();
+      if (x.c != none) place(x.c, v.y);
+      if (x.wlo < x.whi) raise(x.wlo, x.whi, x.level);
+      st_.deepest = std::max<std::uint64_t>(st_.deepest, placed_count_);
+      const outcome o = valley_child(nodes, slo, shi, left - (x.c != none ? 1 : 0), x);
+      if (o == outcome::ok) return o;
+      undo_to(mark);
+      ++st_.backtracks;
+      if (o == outcome::abort) return o;
+    }
+    if (opt_.memo && failed_.size() < memo_cap) failed_.insert(key);
+    return outcome::fail;
+  }
+
+  /// After branch x of (f) is applied: split at zero cuts inside the placed node's lifetime, or go on
+  /// with (c) checked where floors, rem or skylines changed (x's sections and its unplaced nodes').
+  outcome valley_child(const std::vector<node_id>& nodes, std::uint32_t slo, std::uint32_t shi, std::size_t left,
+                       const vbranch& x) {
+    std::uint32_t lo = shi, hi = slo;
+    auto cover = [&](std::uint32_t a, std::uint32_t b) {
+      lo = std::min(lo, std::max(a, slo));
+      hi = std::max(hi, std::min(b, shi));
+    };
+    if (x.c != none) {
+      if (opt_.decompose) {
+        std::vector<std::uint32_t> points{slo};
+        for (std::uint32_t k = std::max(sec_lo_[x.c], slo); k + 1 < std::min(sec_hi_[x.c], shi); ++k)
+          if (cuts_[k] == 0) points.push_back(k + 1);
+        if (points.size() > 1) {
+          points.push_back(shi);
+          return solve_parts(nodes, points);
+        }
+      }
+      cover(sec_lo_[x.c], sec_hi_[x.c]);
+      for (node_id u : g_.neighbors(x.c))
+        if (!placed_[u]) cover(sec_lo_[u], sec_hi_[u]);
+    }
+    if (x.wlo < x.whi) {
+      cover(x.wlo, x.whi);
+      for (std::uint32_t k = x.wlo; k < x.whi; ++k)
+        for (node_id u : alive_[k])
+          if (!placed_[u]) cover(sec_lo_[u], sec_hi_[u]);
+    }
+    return vdfs(nodes, slo, shi, left, lo, std::max(lo, hi));
+  }
+
   static std::uint64_t mix(std::uint64_t x) noexcept {  // splitmix64 finalizer
     x += 0x9E3779B97F4A7C15ull;
     x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
@@ -646,6 +947,7 @@ class placement_search {
   void place(node_id b, std::uint64_t x) {
     log_.push_back({b, trail_.size(), ftrail_.size()});
     placed_[b] = 1;
+    ++placed_count_;
     off_[b] = x;
     const std::uint64_t t = x + size_[b], ta = align_up(t);
     for (node_id u : g_.neighbors(b)) {
@@ -670,11 +972,19 @@ class placement_search {
     while (log_.size() > mark) {
       const log_entry e = log_.back();
       log_.pop_back();
-      placed_[e.node] = 0;
       while (trail_.size() > e.trail) {
         top_[trail_.back().first] = trail_.back().second;
         trail_.pop_back();
       }
+      if (e.node == none) {  // a raise of (f): floors and skylines only
+        while (ftrail_.size() > e.ftrail) {
+          floor_[ftrail_.back().first] = ftrail_.back().second;
+          ftrail_.pop_back();
+        }
+        continue;
+      }
+      placed_[e.node] = 0;
+      --placed_count_;
       if (sections_) {
         for (std::uint32_t k = sec_lo_[e.node]; k < sec_hi_[e.node]; ++k) rem_[k] += size_[e.node];
         for (std::uint32_t k = sec_lo_[e.node]; k + 1 < sec_hi_[e.node]; ++k) ++cuts_[k];
@@ -686,13 +996,6 @@ class placement_search {
     }
   }
 
-  struct memo_key {
-    std::uint64_t a, b;
-    friend bool operator==(const memo_key&, const memo_key&) = default;
-  };
-  struct memo_hash {
-    std::size_t operator()(const memo_key& k) const noexcept { return static_cast<std::size_t>(k.a); }
-  };
   static constexpr std::size_t memo_cap = std::size_t{1} << 22;
   std::unordered_set<memo_key, memo_hash> failed_;
   std::uint64_t variant_ = 0;
@@ -721,6 +1024,11 @@ class placement_search {
   search_stats st_;
   std::uint64_t attempt_limit_ = std::numeric_limits<std::uint64_t>::max();
   bool aborted_ = false;
+  std::size_t placed_count_ = 0;
+  bool valley_ok_ = false;                   // (f) is on and applicable (lifetimes match the graph)
+  bool valley_ = false;                      // the current round uses (f)
+  std::vector<std::vector<node_id>> starts_;  // (f): per section, the nodes whose lifetime starts there
+  std::vector<std::uint64_t> vpre_, vsuf_, vmin_lo_, vmin_hi_;  // (f): scratch of scan_valley
 };
 
 }  // namespace detail
