@@ -299,6 +299,7 @@ TEST_CASE("place_search: agrees with exhaustive enumeration on random tiny probl
 #include <gca/pipeline/passes.hpp>
 #include <gca/pipeline/pipeline.hpp>
 #include <gca/verify/verify.hpp>
+#include "support/sanitized.hpp"
 
 namespace {
 
@@ -327,7 +328,7 @@ std::string allocate(gca::module& m, int level, const std::string& family, std::
 // deadline, see search_options).
 TEST_CASE("planted SB kernels: the planted placement is valid, and small ones never spill nor are refused") {
   for (const auto fam : {gca::planted_sb_family::mixed, gca::planted_sb_family::only128, gca::planted_sb_family::tight})
-    for (std::uint64_t seed = 1; seed <= 4; ++seed)
+    for (std::uint64_t seed = 1; seed <= gca::test::sweep_seeds(4, 1); ++seed)
       for (const double pins : {0.0, 0.2}) {
         gca::planted_sb_options o;
         o.tensors = 12;
