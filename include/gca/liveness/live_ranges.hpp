@@ -99,263 +99,302 @@ inline bool kept_whole(const tensor& x) noexcept {
          (x.memory == memory_type::dram && x.space != address_space::local);
 }
 
-/// `several`, if given, receives one flag per tensor: whether its events form several webs when it is
-/// not kept whole (whatever kept_whole says of it now). A tensor with one such web has the same webs
-/// whether it is kept whole or not, so placing it (or forgetting its place) leaves the liveness as it
-/// was (liveness/liveness_cache.hpp relies on that).
-inline liveness analyze_liveness(const linearized_function& lf, std::vector<std::uint8_t>* several = nullptr) {
-  using detail::live_event;
-  const function& f = lf.work();
-  const std::size_t n_points = lf.points();
-  const auto exit_point = static_cast<program_point>(n_points + 1);
-  const std::uint32_t none = ~0u;
-  liveness out;
-  out.points = n_points;
+namespace detail {
 
-  // Weights: product of the trip counts of the loops around each original instruction.
-  const std::vector<inst_id> parent = loop_parents(f);
-  std::vector<double> loop_weight(f.insts.size(), 1.0);
-  for (inst_id k = 0; k < f.insts.size(); ++k)
-    if (f.insts[k].is_loop())
-      loop_weight[k] = static_cast<double>(f.insts[k].trips) * (parent[k] == no_inst ? 1.0 : loop_weight[parent[k]]);
-  auto weight_in = [&](inst_id loop) { return loop == no_inst ? 1.0 : loop_weight[loop]; };
+/// Phase 1's result: every read and write event, grouped by tensor in point order (reads before writes
+/// within a point), and what the later phases need of the walk.
+struct event_table {
+  std::vector<std::uint32_t> begin;  // tensor t's events: ev[begin[t] .. begin[t + 1])
+  std::vector<live_event> ev;
+  std::vector<double> slot_weight;         // per operand slot: trip-count product around its instruction
+  std::vector<program_point> slot_point;   // per operand slot: its point
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> alias;  // opaque loops: (slot, representative slot)
+  std::vector<loop_scope> scopes;          // flattened loops
+  std::vector<std::uint32_t> point_scope;  // per point: its innermost flattened loop scope, or ~0u
+};
 
-  // 1. Events, per tensor, in point order (reads before writes within a point), and loop scopes.
-  std::vector<std::uint32_t> count(f.tensors.size() + 1, 0);
-  std::vector<std::pair<tensor_id, live_event>> flat;
-  flat.reserve(f.operands.size() + f.tensors.size());
-  std::vector<double> slot_weight(f.operands.size(), 0.0);
-  out.slot_point.assign(f.operands.size(), 0);
-  std::vector<detail::loop_scope> scopes;
-  std::vector<std::uint32_t> point_scope(n_points + 2, none);
-  std::vector<std::uint32_t> open;
-  std::vector<std::uint32_t> open_depth;
-  // Scratch for opaque loops.
+/// Walks the chain once (find_first_defs / find_last_uses): one event per operand slot at its point,
+/// an opaque loop's body folded into one point, flattened loops recorded as scopes.
+class event_collector {
+ public:
+  explicit event_collector(const linearized_function& lf)
+      : lf_(lf), f_(lf.work()), parent_(loop_parents(f_)), loop_weight_(f_.insts.size(), 1.0), state_(f_.tensors.size()),
+        rep_of_tensor_(f_.tensors.size(), none) {
+    // Weights: product of the trip counts of the loops around each original instruction.
+    for (inst_id k = 0; k < f_.insts.size(); ++k)
+      if (f_.insts[k].is_loop())
+        loop_weight_[k] = static_cast<double>(f_.insts[k].trips) * (parent_[k] == no_inst ? 1.0 : loop_weight_[parent_[k]]);
+    flat_.reserve(f_.operands.size() + f_.tensors.size());
+    t_.slot_weight.assign(f_.operands.size(), 0.0);
+    t_.slot_point.assign(f_.operands.size(), 0);
+    t_.point_scope.assign(lf.points() + 2, none);
+    if (!lf.flattened()) t_.alias.reserve(f_.operands.size());  // at most one per slot: no regrowth at 10^6 points
+  }
+
+  event_table run() {
+    const auto exit_point = static_cast<program_point>(lf_.points() + 1);
+    for (tensor_id t = 0; t < f_.tensors.size(); ++t)
+      if (f_.tensors[t].kind == tensor_kind::input) flat_.push_back({t, {0, none, true, false}});
+    for (const chain_node& node : lf_.chain()) {
+      watchdog_tick();  // gca/watchdog.hpp: a caller's deadline holds here too (10^6 points take a while)
+      close_loops(node.point, node.depth);
+      t_.point_scope[node.point] = open_.empty() ? none : open_.back();
+      const instruction& i = f_.insts[node.inst];
+      if (i.is_loop() && !node.opaque_loop) open_loop(node, i);
+      else if (node.opaque_loop) opaque_loop(node, i);
+      else instruction_events(node, i);
+    }
+    close_loops(exit_point, 0);
+    for (tensor_id t = 0; t < f_.tensors.size(); ++t)
+      if (f_.tensors[t].kind == tensor_kind::output) flat_.push_back({t, {exit_point, none, false, false}});
+    group_by_tensor();
+    return std::move(t_);
+  }
+
+ private:
+  static constexpr std::uint32_t none = ~0u;
+  // Scratch for opaque loops, per tensor.
   struct opaque_state {
     std::uint8_t first = 0;  // 0 untouched, 1 first touched by a read, 2 by a write
     bool rmw = false;
     std::uint32_t read_slot = ~0u, write_slot = ~0u;
   };
-  std::vector<opaque_state> state(f.tensors.size());
-  std::vector<tensor_id> touched;
-  std::vector<std::uint32_t> rep_of_tensor(f.tensors.size(), none);
-  std::vector<std::pair<std::uint32_t, std::uint32_t>> alias;  // (slot, representative slot)
-  if (!lf.flattened()) alias.reserve(f.operands.size());  // at most one per slot: no regrowth at 10^6 points
-  std::size_t alias_from = 0;
 
-  for (tensor_id t = 0; t < f.tensors.size(); ++t)
-    if (f.tensors[t].kind == tensor_kind::input) flat.push_back({t, {0, none, true, false}});
+  double weight_in(inst_id loop) const { return loop == no_inst ? 1.0 : loop_weight_[loop]; }
 
-  for (const chain_node& node : lf.chain()) {
-    watchdog_tick();  // gca/watchdog.hpp: a caller's deadline holds here too (10^6 points take a while)
+  /// Points after a loop's body (depth below its body's) end its scope.
+  void close_loops(program_point p, std::uint32_t depth) {
+    while (!open_.empty() && open_depth_.back() > depth) {
+      t_.scopes[open_.back()].end = p;
+      open_.pop_back();
+      open_depth_.pop_back();
+    }
+  }
+
+  void open_loop(const chain_node& node, const instruction& i) {
+    t_.scopes.push_back({node.point, 0, i.trips, open_.empty() ? none : open_.back()});
+    open_.push_back(static_cast<std::uint32_t>(t_.scopes.size() - 1));
+    open_depth_.push_back(node.depth + 1);
+  }
+
+  /// The whole body is one point. Per tensor: a read is visible at this point only if the body's first
+  /// touch of the tensor is a read (otherwise every iteration writes it before reading it); a tensor
+  /// read that way and also written is tied. Other slots alias the tensor's event.
+  void opaque_loop(const chain_node& node, const instruction& i) {
     const program_point p = node.point;
-    while (!open.empty() && open_depth.back() > node.depth) {  // points after a loop's body
-      scopes[open.back()].end = p;
-      open.pop_back();
-      open_depth.pop_back();
+    touched_.clear();
+    for (inst_id k = node.inst + 1; k < i.end; ++k) {
+      const instruction& b = f_.insts[k];
+      if (b.is_loop()) continue;
+      const double w = weight_in(parent_[k]);
+      auto touch = [&](std::uint32_t s, bool write) {
+        const tensor_id t = f_.operands[s];
+        t_.slot_weight[s] = w;
+        t_.slot_point[s] = p;
+        opaque_state& st = state_[t];
+        if (st.first == 0) {
+          st.first = write ? 2 : 1;
+          touched_.push_back(t);
+        }
+        if (write && st.write_slot == none) st.write_slot = s;
+        if (!write && st.read_slot == none) st.read_slot = s;
+        if (write && b.rmw) st.rmw = true;
+        t_.alias.push_back({s, t});
+      };
+      for (std::uint32_t s = b.first_operand + b.n_outputs; s < b.first_operand + b.n_outputs + b.n_inputs; ++s)
+        touch(s, false);
+      if (b.rmw)
+        for (std::uint32_t s = b.first_operand; s < b.first_operand + b.n_outputs; ++s) touch(s, false);
+      for (std::uint32_t s = b.first_operand; s < b.first_operand + b.n_outputs; ++s) touch(s, true);
     }
-    point_scope[p] = open.empty() ? none : open.back();
-    const instruction& i = f.insts[node.inst];
-    if (i.is_loop() && !node.opaque_loop) {
-      scopes.push_back({p, 0, i.trips, open.empty() ? none : open.back()});
-      open.push_back(static_cast<std::uint32_t>(scopes.size() - 1));
-      open_depth.push_back(node.depth + 1);
-      continue;
+    for (tensor_id t : touched_)
+      if (state_[t].first == 1) flat_.push_back({t, {p, state_[t].read_slot, false, false}});
+    for (tensor_id t : touched_) {
+      opaque_state& st = state_[t];
+      if (st.write_slot != none) flat_.push_back({t, {p, st.write_slot, true, st.first == 1, st.rmw}});
+      // Every slot of t in the body belongs to the web of t's event at this point.
+      rep_of_tensor_[t] = st.first == 1 ? st.read_slot : st.write_slot;
+      st = opaque_state{};
     }
-    if (node.opaque_loop) {
-      // The whole body is one point. Per tensor: a read is visible at this point only if the body's
-      // first touch of the tensor is a read (otherwise every iteration writes it before reading it);
-      // a tensor read that way and also written is tied. Other slots alias the tensor's event.
-      touched.clear();
-      for (inst_id k = node.inst + 1; k < i.end; ++k) {
-        const instruction& b = f.insts[k];
-        if (b.is_loop()) continue;
-        const double w = weight_in(parent[k]);
-        auto touch = [&](std::uint32_t s, bool write) {
-          const tensor_id t = f.operands[s];
-          slot_weight[s] = w;
-          out.slot_point[s] = p;
-          opaque_state& st = state[t];
-          if (st.first == 0) {
-            st.first = write ? 2 : 1;
-            touched.push_back(t);
-          }
-          if (write && st.write_slot == none) st.write_slot = s;
-          if (!write && st.read_slot == none) st.read_slot = s;
-          if (write && b.rmw) st.rmw = true;
-          alias.push_back({s, t});
-        };
-        for (std::uint32_t s = b.first_operand + b.n_outputs; s < b.first_operand + b.n_outputs + b.n_inputs; ++s)
-          touch(s, false);
-        if (b.rmw)
-          for (std::uint32_t s = b.first_operand; s < b.first_operand + b.n_outputs; ++s) touch(s, false);
-        for (std::uint32_t s = b.first_operand; s < b.first_operand + b.n_outputs; ++s) touch(s, true);
-      }
-      for (tensor_id t : touched)
-        if (state[t].first == 1) flat.push_back({t, {p, state[t].read_slot, false, false}});
-      for (tensor_id t : touched) {
-        opaque_state& st = state[t];
-        if (st.write_slot != none)
-          flat.push_back({t, {p, st.write_slot, true, st.first == 1, st.rmw}});
-        // Every slot of t in the body belongs to the web of t's event at this point.
-        const std::uint32_t rep = st.first == 1 ? st.read_slot : st.write_slot;
-        st = opaque_state{};
-        rep_of_tensor[t] = rep;
-      }
-      for (std::size_t a = alias_from; a < alias.size(); ++a) alias[a].second = rep_of_tensor[alias[a].second];
-      alias_from = alias.size();
-      continue;
-    }
-    // Reads first (inputs, and the outputs of `+=`), then writes.
+    for (std::size_t a = alias_from_; a < t_.alias.size(); ++a) t_.alias[a].second = rep_of_tensor_[t_.alias[a].second];
+    alias_from_ = t_.alias.size();
+  }
+
+  /// Reads first (inputs, and the outputs of `+=`), then writes.
+  void instruction_events(const chain_node& node, const instruction& i) {
+    const program_point p = node.point;
     const double w = weight_in(node.loop);
     for (std::uint32_t s = i.first_operand; s < i.first_operand + i.n_outputs + i.n_inputs; ++s) {
-      slot_weight[s] = w;
-      out.slot_point[s] = p;
+      t_.slot_weight[s] = w;
+      t_.slot_point[s] = p;
       if (s < i.first_operand + i.n_outputs && !i.rmw) continue;
-      flat.push_back({f.operands[s], {p, s, false, false}});
+      flat_.push_back({f_.operands[s], {p, s, false, false}});
     }
     for (std::uint32_t s = i.first_operand; s < i.first_operand + i.n_outputs; ++s)
-      flat.push_back({f.operands[s], {p, s, true, i.rmw || lf.tied(f.operands[s]), i.rmw}});
+      flat_.push_back({f_.operands[s], {p, s, true, i.rmw || lf_.tied(f_.operands[s]), i.rmw}});
   }
-  while (!open.empty()) {
-    scopes[open.back()].end = exit_point;
-    open.pop_back();
-  }
-  for (tensor_id t = 0; t < f.tensors.size(); ++t)
-    if (f.tensors[t].kind == tensor_kind::output) flat.push_back({t, {exit_point, none, false, false}});
 
-  for (const auto& [t, e] : flat) ++count[t + 1];
-  for (std::size_t t = 1; t < count.size(); ++t) count[t] += count[t - 1];
-  std::vector<live_event> ev(flat.size());
-  {
-    std::vector<std::uint32_t> fill(count.begin(), count.end() - 1);
-    for (const auto& [t, e] : flat) ev[fill[t]++] = e;
+  /// Counting sort by tensor, stable: the exit reads were appended last and the inputs' entry writes
+  /// first, so each tensor's list comes out in point order.
+  void group_by_tensor() {
+    t_.begin.assign(f_.tensors.size() + 1, 0);
+    for (const auto& [t, e] : flat_) ++t_.begin[t + 1];
+    for (std::size_t t = 1; t < t_.begin.size(); ++t) t_.begin[t] += t_.begin[t - 1];
+    t_.ev.resize(flat_.size());
+    std::vector<std::uint32_t> fill(t_.begin.begin(), t_.begin.end() - 1);
+    for (const auto& [t, e] : flat_) t_.ev[fill[t]++] = e;
+    flat_.clear();
+    flat_.shrink_to_fit();
   }
-  flat.clear();
-  flat.shrink_to_fit();
-  // The exit reads were appended last and inputs' entry writes first, so each tensor's list is sorted.
 
-  // 2. Reaching writes for every read, united into webs; each read's live interval.
-  detail::union_find uf;
-  uf.up.resize(ev.size());
-  for (std::uint32_t k = 0; k < ev.size(); ++k) uf.up[k] = k;
-  std::vector<interval> read_span(ev.size(), interval{0, 0});
+  const linearized_function& lf_;
+  const function& f_;
+  std::vector<inst_id> parent_;
+  std::vector<double> loop_weight_;
+  event_table t_;
+  std::vector<std::pair<tensor_id, live_event>> flat_;
+  std::vector<std::uint32_t> open_, open_depth_;  // the flattened loops around the walk, and their body depth
+  std::vector<opaque_state> state_;
+  std::vector<tensor_id> touched_;
+  std::vector<std::uint32_t> rep_of_tensor_;
+  std::size_t alias_from_ = 0;
+};
+
+/// Phase 2 (memloc_split): the writes that reach each read, united into webs, and each read's interval.
+struct reaching {
+  union_find uf;
+  std::vector<interval> read_span;  // per read event: [its reaching write's point, past the read or loop)
+};
+
+/// For the read at index k: walks out through the enclosing flattened loops. A write before the read
+/// in the same body reaches it (and ends the walk); a loop of more than one trip also carries its last
+/// write around the back edge and keeps the value live to its end.
+inline void reach_read(const event_table& t, const std::vector<std::uint32_t>& defs_idx, std::uint32_t k,
+                       std::size_t n_points, reaching& r) {
+  constexpr std::uint32_t none = ~0u;
+  const std::vector<live_event>& ev = t.ev;
+  // Last write strictly before point p (index into ev), or none.
+  auto last_def_before = [&](program_point p) -> std::uint32_t {
+    auto it = std::partition_point(defs_idx.begin(), defs_idx.end(), [&](std::uint32_t d) { return ev[d].point < p; });
+    return it == defs_idx.begin() ? none : *(it - 1);
+  };
+  program_point cur = ev[k].point;
+  program_point hi = cur + 1;
+  std::uint32_t s = cur <= n_points ? t.point_scope[cur] : none;
+  program_point lo_start = 0;  // no write found: live-in (an input's entry write, or an undefined read: be safe)
+  for (;;) {
+    const program_point lo = s == none ? 0 : t.scopes[s].begin + 1;
+    const std::uint32_t d = last_def_before(cur);
+    if (d != none && ev[d].point >= lo) {
+      r.uf.unite(k, d);
+      lo_start = ev[d].point;
+      break;
+    }
+    if (s == none) break;
+    const loop_scope& sc = t.scopes[s];
+    if (sc.trips > 1) {
+      hi = std::max(hi, sc.end);
+      const std::uint32_t back = last_def_before(sc.end);  // the write the back edge carries
+      if (back != none && ev[back].point >= lo) r.uf.unite(k, back);
+    }
+    cur = sc.begin;
+    s = sc.parent;
+  }
+  r.read_span[k] = {lo_start, hi};
+}
+
+inline reaching reaching_writes(const event_table& t, std::size_t n_tensors, std::size_t n_points) {
+  const std::vector<live_event>& ev = t.ev;
+  reaching r;
+  r.uf.up.resize(ev.size());
+  for (std::uint32_t k = 0; k < ev.size(); ++k) r.uf.up[k] = k;
+  r.read_span.assign(ev.size(), interval{0, 0});
   std::vector<std::uint32_t> defs_idx;  // scratch: indices of the current tensor's writes
-
-  for (tensor_id t = 0; t < f.tensors.size(); ++t) {
-    const std::uint32_t b = count[t], e = count[t + 1];
+  for (tensor_id x = 0; x < n_tensors; ++x) {
+    const std::uint32_t b = t.begin[x], e = t.begin[x + 1];
     defs_idx.clear();
     for (std::uint32_t k = b; k < e; ++k)
       if (ev[k].is_def) defs_idx.push_back(k);
-    // Last write strictly before point p (index into defs_idx), or none.
-    auto last_def_before = [&](program_point p) -> std::uint32_t {
-      auto it = std::partition_point(defs_idx.begin(), defs_idx.end(),
-                                     [&](std::uint32_t k) { return ev[k].point < p; });
-      return it == defs_idx.begin() ? none : *(it - 1);
-    };
     for (std::uint32_t k = b; k < e; ++k) {
-      if (ev[k].is_def) {
-        if (ev[k].tied) {
-          // Join the reads of t at the same point (they precede it in the list).
-          for (std::uint32_t r = k; r-- > b && ev[r].point == ev[k].point;)
-            if (!ev[r].is_def) uf.unite(k, r);
-        }
-        continue;
+      if (!ev[k].is_def) {
+        reach_read(t, defs_idx, k, n_points, r);
+      } else if (ev[k].tied) {
+        // Join the reads of x at the same point (they precede it in the list).
+        for (std::uint32_t q = k; q-- > b && ev[q].point == ev[k].point;)
+          if (!ev[q].is_def) r.uf.unite(k, q);
       }
-      const program_point p = ev[k].point;
-      program_point cur = p;
-      program_point hi = p + 1;
-      std::uint32_t s = cur <= n_points ? point_scope[cur] : none;
-      program_point lo_start = 0;
-      bool found = false;
-      for (;;) {
-        const program_point lo = s == none ? 0 : scopes[s].begin + 1;
-        const std::uint32_t d = last_def_before(cur);
-        if (d != none && ev[d].point >= lo) {
-          uf.unite(k, d);
-          lo_start = ev[d].point;
-          found = true;
-          break;
-        }
-        if (s == none) break;
-        const detail::loop_scope& sc = scopes[s];
-        if (sc.trips > 1) {
-          hi = std::max(hi, sc.end);
-          const std::uint32_t back = last_def_before(sc.end);  // the write the back edge carries
-          if (back != none && ev[back].point >= lo) uf.unite(k, back);
-        }
-        cur = sc.begin;
-        s = sc.parent;
-      }
-      if (!found) lo_start = 0;  // live-in (an input's entry write, or an undefined read: be safe)
-      read_span[k] = {lo_start, hi};
     }
   }
+  return r;
+}
 
-  if (several) {  // before kept_whole joins anything: the webs each tensor would have on its own
-    several->assign(f.tensors.size(), 0);
-    for (tensor_id t = 0; t < f.tensors.size(); ++t)
-      for (std::uint32_t k = count[t]; k < count[t + 1] && !(*several)[t]; ++k)
-        if (uf.find(k) != uf.find(count[t])) (*several)[t] = 1;
-  }
-
-  // 3. Webs: one per union-find root, numbered in order of first appearance by tensor then event.
-  std::vector<web_id> root_web(ev.size(), no_web);
-  std::vector<std::vector<interval>> pieces;
-  for (tensor_id t = 0; t < f.tensors.size(); ++t) {
-    const bool keep_whole = kept_whole(f.tensors[t]);  // never split (see kept_whole)
-    for (std::uint32_t k = count[t]; k < count[t + 1]; ++k)
-      if (keep_whole) uf.unite(count[t], k);
-    for (std::uint32_t k = count[t]; k < count[t + 1]; ++k) {
-      const std::uint32_t r = uf.find(k);
-      if (root_web[r] == no_web) {
-        root_web[r] = static_cast<web_id>(out.webs.size());
+/// Phase 3: one web per union-find root (kept_whole tensors' events joined first), numbered in order of
+/// first appearance by tensor then event; each web's pieces of range. Returns each event's web.
+inline std::vector<web_id> form_webs(const function& f, const event_table& t, reaching& r, liveness& out,
+                                     std::vector<std::vector<interval>>& pieces) {
+  constexpr std::uint32_t none = ~0u;
+  std::vector<web_id> root_web(t.ev.size(), no_web);
+  for (tensor_id x = 0; x < f.tensors.size(); ++x) {
+    if (kept_whole(f.tensors[x]))  // never split (see kept_whole)
+      for (std::uint32_t k = t.begin[x]; k < t.begin[x + 1]; ++k) r.uf.unite(t.begin[x], k);
+    for (std::uint32_t k = t.begin[x]; k < t.begin[x + 1]; ++k) {
+      const std::uint32_t root = r.uf.find(k);
+      const live_event& e = t.ev[k];
+      if (root_web[root] == no_web) {
+        root_web[root] = static_cast<web_id>(out.webs.size());
         web w;
-        w.tensor = t;
-        w.first_def = ev[k].point;
-        w.last_use = ev[k].point;
+        w.tensor = x;
+        w.first_def = e.point;
+        w.last_use = e.point;
         out.webs.push_back(w);
         pieces.emplace_back();
       }
-      const web_id wid = root_web[r];
+      const web_id wid = root_web[root];
       web& w = out.webs[wid];
-      const live_event& x_ev = ev[k];
-      w.first_def = std::min(w.first_def, x_ev.point);
-      w.last_use = std::max(w.last_use, x_ev.point);
-      if (x_ev.is_def) {
+      w.first_def = std::min(w.first_def, e.point);
+      w.last_use = std::max(w.last_use, e.point);
+      if (e.is_def) {
         ++w.defs;
-        if (x_ev.slot == none) w.live_in = true;
-        if (x_ev.rmw) w.accumulates = true;
-        pieces[wid].push_back({x_ev.point, x_ev.point + 1});
+        if (e.slot == none) w.live_in = true;
+        if (e.rmw) w.accumulates = true;
+        pieces[wid].push_back({e.point, e.point + 1});
       } else {
         ++w.uses;
-        if (x_ev.slot == none) w.live_out = true;
-        pieces[wid].push_back(read_span[k]);
+        if (e.slot == none) w.live_out = true;
+        pieces[wid].push_back(r.read_span[k]);
       }
     }
   }
+  std::vector<web_id> event_web(t.ev.size());
+  for (std::uint32_t k = 0; k < t.ev.size(); ++k) event_web[k] = root_web[r.uf.find(k)];
+  return event_web;
+}
 
-  // find_loads: a web whose every write is `load` of a tensor the function never writes can be
-  // re-loaded from its source instead of stored.
+/// Each operand slot's web (opaque loops' slots through their representative), and each web's spill
+/// cost: the bytes every slot would move, weighted by how often it runs.
+inline void assign_slots(const function& f, const event_table& t, const std::vector<web_id>& event_web, liveness& out) {
+  constexpr std::uint32_t none = ~0u;
+  out.slot_web.assign(f.operands.size(), no_web);
+  for (std::uint32_t k = 0; k < t.ev.size(); ++k)
+    if (t.ev[k].slot != none) out.slot_web[t.ev[k].slot] = event_web[k];
+  for (const auto& [slot, rep] : t.alias) out.slot_web[slot] = out.slot_web[rep];
+  for (std::uint32_t s = 0; s < f.operands.size(); ++s) {
+    const web_id w = out.slot_web[s];
+    if (w == no_web) continue;
+    const extent& x = f.tensors[f.operands[s]].shape;
+    out.webs[w].spill_cost += static_cast<double>(x.partitions) * static_cast<double>(x.bytes) * t.slot_weight[s];
+  }
+}
+
+/// find_loads: a web whose every write is `load` of a tensor the function never writes can be re-loaded
+/// from its source instead of stored.
+inline void find_loads(const function& f, liveness& out) {
   std::vector<std::uint8_t> written(f.tensors.size(), 0);
   for (const instruction& i : f.insts)
     if (!i.is_loop())
       for (tensor_id t : f.outputs(i)) written[t] = 1;
   std::vector<std::uint8_t> all_loads(out.webs.size(), 1);
   std::vector<tensor_id> source(out.webs.size(), no_tensor);
-
-  out.slot_web.assign(f.operands.size(), no_web);
-  for (tensor_id t = 0; t < f.tensors.size(); ++t)
-    for (std::uint32_t k = count[t]; k < count[t + 1]; ++k)
-      if (ev[k].slot != none) out.slot_web[ev[k].slot] = root_web[uf.find(k)];
-  for (const auto& [slot, rep] : alias) out.slot_web[slot] = out.slot_web[rep];
-  // Spill cost: the bytes every slot would move, weighted by how often it runs.
-  for (std::uint32_t s = 0; s < f.operands.size(); ++s) {
-    const web_id w = out.slot_web[s];
-    if (w == no_web) continue;
-    const extent& x = f.tensors[f.operands[s]].shape;
-    out.webs[w].spill_cost += static_cast<double>(x.partitions) * static_cast<double>(x.bytes) * slot_weight[s];
-  }
   for (const instruction& i : f.insts) {
     if (i.is_loop()) continue;
     for (std::uint32_t s = i.first_operand; s < i.first_operand + i.n_outputs; ++s) {
@@ -374,17 +413,19 @@ inline liveness analyze_liveness(const linearized_function& lf, std::vector<std:
   for (web_id w = 0; w < out.webs.size(); ++w)
     if (all_loads[w] && source[w] != no_tensor && !out.webs[w].live_in && !out.webs[w].accumulates)
       out.webs[w].load_source = source[w];
+}
 
-  // Kernel I/O in DRAM is a buffer the runtime owns before the kernel starts and after it ends, and a
-  // shared buffer may be used by another core at any time (cores run concurrently; their points are not
-  // comparable): both are live over the whole function, so they share bytes with nothing else.
+/// Phase 4 (live_range): the pieces normalized, in CSR form. Kernel I/O in DRAM is a buffer the runtime
+/// owns before the kernel starts and after it ends, and a shared buffer may be used by another core at
+/// any time (cores run concurrently; their points are not comparable): both are live over the whole
+/// function, so they share bytes with nothing else.
+inline void store_ranges(const function& f, std::vector<std::vector<interval>>& pieces, liveness& out) {
+  const auto exit_point = static_cast<program_point>(out.points + 1);
   for (web_id w = 0; w < out.webs.size(); ++w) {
     const tensor& t = f.tensors[out.webs[w].tensor];
     if (t.memory == memory_type::dram && (t.kind != tensor_kind::internal || t.space == address_space::shared))
       pieces[w].push_back({0, exit_point + 1});
   }
-
-  // 4. Ranges, normalized, in CSR form.
   out.range_begin.assign(out.webs.size() + 1, 0);
   for (web_id w = 0; w < out.webs.size(); ++w) {
     normalize(pieces[w]);
@@ -392,6 +433,34 @@ inline liveness analyze_liveness(const linearized_function& lf, std::vector<std:
   }
   out.ranges.reserve(out.range_begin.back());
   for (auto& pc : pieces) out.ranges.insert(out.ranges.end(), pc.begin(), pc.end());
+}
+
+}  // namespace detail
+
+/// The four phases in order: events (detail::event_collector), reaching writes (detail::reaching_writes),
+/// webs (detail::form_webs, assign_slots, find_loads), ranges (detail::store_ranges).
+/// `several`, if given, receives one flag per tensor: whether its events form several webs when it is
+/// not kept whole (whatever kept_whole says of it now). A tensor with one such web has the same webs
+/// whether it is kept whole or not, so placing it (or forgetting its place) leaves the liveness as it
+/// was (liveness/liveness_cache.hpp relies on that).
+inline liveness analyze_liveness(const linearized_function& lf, std::vector<std::uint8_t>* several = nullptr) {
+  const function& f = lf.work();
+  liveness out;
+  out.points = lf.points();
+  detail::event_table t = detail::event_collector(lf).run();
+  detail::reaching r = detail::reaching_writes(t, f.tensors.size(), out.points);
+  if (several) {  // before kept_whole joins anything: the webs each tensor would have on its own
+    several->assign(f.tensors.size(), 0);
+    for (tensor_id x = 0; x < f.tensors.size(); ++x)
+      for (std::uint32_t k = t.begin[x]; k < t.begin[x + 1] && !(*several)[x]; ++k)
+        if (r.uf.find(k) != r.uf.find(t.begin[x])) (*several)[x] = 1;
+  }
+  std::vector<std::vector<interval>> pieces;
+  const std::vector<web_id> event_web = detail::form_webs(f, t, r, out, pieces);
+  out.slot_point = std::move(t.slot_point);
+  detail::assign_slots(f, t, event_web, out);
+  detail::find_loads(f, out);
+  detail::store_ranges(f, pieces, out);
   return out;
 }
 

@@ -78,86 +78,71 @@ inline bool body_reads_first(const function& f, inst_id l, const std::vector<web
   return false;
 }
 
-inline void insert_spill_code(linearized_function& lf, const space_attempt& a, web_id w, memory_type next,
-                              const target& tgt, spill_state& st, const std::vector<std::uint8_t>& over,
-                              const std::vector<interval>& spans) {
-  function& f = lf.work();
-  const web& x = a.live.webs[w];
-  const tensor original = f.tensors[x.tensor];
-  std::set<std::string> names;
-  const bool reload_from_source = x.load_source != no_tensor;
+/// The chain nodes that touch web w, in chain order, with what each does with it; and the flattened
+/// loops' own nodes (for hoisted reloads), in chain order too.
+struct web_touches {
+  std::vector<chain_node*> nodes;
+  std::vector<std::uint8_t> reads, writes;
+  std::vector<std::pair<inst_id, chain_node*>> loop_nodes;
+};
 
-  tensor_id slot = no_tensor;
-  if (!reload_from_source) {
-    tensor s;
-    s.name = fresh_name(f, names, original.name + ".slot");
-    s.memory = next;
-    s.space = address_space::local;
-    s.shape = next == memory_type::dram ? extent{1, std::uint64_t{original.shape.partitions} * original.shape.bytes}
-                               : original.shape;
-    slot = add_tensor(f, std::move(s), st, false, x.tensor);
+/// Does any operand of instructions [first, last) belong to web w?
+inline bool touches_web(const function& f, inst_id first, inst_id last, const std::vector<web_id>& slot_web, web_id w) {
+  for (inst_id k = first; k < last; ++k) {
+    const instruction& b = f.insts[k];
+    for (std::uint32_t s = b.first_operand; s < b.first_operand + b.n_outputs + b.n_inputs; ++s)
+      if (s < slot_web.size() && slot_web[s] == w) return true;
   }
-  ++st.spilled_webs;
-  st.spilled_bytes += original.shape.bytes;
-  st.spilled.push_back(original.name);
+  return false;
+}
 
-  // Loop weights of original instructions, for the cost model.
-  const std::vector<inst_id> parent = loop_parents(f);
-  auto weight_of_loop = [&](inst_id l) {
-    double wgt = 1;
-    for (; l != no_inst; l = parent[l]) wgt *= static_cast<double>(f.insts[l].trips);
-    return wgt;
-  };
-
-  // Walk the chain; collect the nodes that touch the web first (editing while walking would visit the
-  // inserted nodes).
-  std::vector<chain_node*> touching;
-  std::vector<std::pair<inst_id, chain_node*>> loop_nodes;  // flattened loops' nodes, for hoisted reloads
+/// Collects the touching nodes first (editing while walking would visit the inserted nodes), then what
+/// each reads and writes. In an opaque loop the body may read what it wrote in the previous iteration:
+/// the liveness said so by tying the write to a read at this point; a body that writes first reads
+/// nothing in.
+inline web_touches collect_touches(linearized_function& lf, const std::vector<web_id>& slot_web, web_id w) {
+  const function& f = lf.work();
+  web_touches t;
   for (chain_node& n : lf.chain()) {
     const instruction& i = f.insts[n.inst];
     if (i.is_loop() && !n.opaque_loop) {
-      loop_nodes.emplace_back(n.inst, &n);
+      t.loop_nodes.emplace_back(n.inst, &n);
       continue;
     }
-    const inst_id last = n.opaque_loop ? i.end : n.inst + 1;
-    bool hit = false;
-    for (inst_id k = n.inst; k < last && !hit; ++k) {
-      const instruction& b = f.insts[k];
-      for (std::uint32_t s = b.first_operand; s < b.first_operand + b.n_outputs + b.n_inputs; ++s)
-        if (s < a.live.slot_web.size() && a.live.slot_web[s] == w) {
-          hit = true;
-          break;
-        }
-    }
-    if (hit) touching.push_back(&n);
+    if (touches_web(f, n.inst, n.opaque_loop ? i.end : n.inst + 1, slot_web, w)) t.nodes.push_back(&n);
   }
-  // What each touching node does with the web.
-  std::vector<std::uint8_t> node_reads(touching.size(), 0), node_writes(touching.size(), 0);
-  for (std::size_t j = 0; j < touching.size(); ++j) {
-    const chain_node* n = touching[j];
-    const instruction& i = f.insts[n->inst];
-    const inst_id last = n->opaque_loop ? i.end : n->inst + 1;
+  t.reads.assign(t.nodes.size(), 0);
+  t.writes.assign(t.nodes.size(), 0);
+  for (std::size_t j = 0; j < t.nodes.size(); ++j) {
+    const chain_node* n = t.nodes[j];
+    const inst_id last = n->opaque_loop ? f.insts[n->inst].end : n->inst + 1;
     bool reads = false, writes = false;
     for (inst_id k = n->inst; k < last; ++k) {
       const instruction& b = f.insts[k];
       if (b.is_loop()) continue;
       for (std::uint32_t s = b.first_operand; s < b.first_operand + b.n_outputs + b.n_inputs; ++s) {
-        if (s >= a.live.slot_web.size() || a.live.slot_web[s] != w) continue;
+        if (s >= slot_web.size() || slot_web[s] != w) continue;
         const bool out = s < b.first_operand + b.n_outputs;
         if (out) writes = true;
         if (!out || b.rmw) reads = true;
       }
     }
-    // In an opaque loop the body may read what it wrote in the previous iteration: the liveness
-    // said so by tying the write to a read at this point; a body that writes first reads nothing in.
-    if (n->opaque_loop && reads && writes) reads = body_reads_first(f, n->inst, a.live.slot_web, w);
-    node_reads[j] = reads ? 1 : 0;
-    node_writes[j] = writes ? 1 : 0;
+    if (n->opaque_loop && reads && writes) reads = body_reads_first(f, n->inst, slot_web, w);
+    t.reads[j] = reads ? 1 : 0;
+    t.writes[j] = writes ? 1 : 0;
   }
-  // Loop-invariant reloads: a read inside a (flattened) loop that contains no write of the web sees the
-  // same slot contents in every iteration, so one reload before the loop serves all of them, unless the
-  // loop holds a point this round found over-full: keeping the temporary live across the loop would undo
-  // the relief there. The outermost such loop is used; its reads share one temporary.
+  return t;
+}
+
+/// Loop-invariant reloads: a read inside a (flattened) loop that contains no write of the web sees the
+/// same slot contents in every iteration, so one reload before the loop serves all of them, unless the
+/// loop holds a point this round found over-full (`over`): keeping the temporary live across the loop
+/// would undo the relief there. Per touching node, the outermost such loop (no_inst: reload in place).
+inline std::vector<inst_id> hoist_targets(const linearized_function& lf, const web_touches& t,
+                                          const std::vector<inst_id>& parent, const std::vector<std::uint8_t>& over,
+                                          const std::vector<interval>& spans) {
+  std::vector<inst_id> hoist(t.nodes.size(), no_inst);
+  if (!lf.flattened() || over.empty()) return hoist;
   auto inside = [&](inst_id l, const chain_node* m) {
     for (inst_id c = m->loop; c != no_inst; c = parent[c])
       if (c == l) return true;
@@ -168,74 +153,140 @@ inline void insert_spill_code(linearized_function& lf, const space_attempt& a, w
       if (over[p]) return true;
     return false;
   };
-  std::vector<inst_id> hoist(touching.size(), no_inst);
-  if (lf.flattened() && !over.empty())
-    for (std::size_t j = 0; j < touching.size(); ++j) {
-      if (!node_reads[j] || node_writes[j]) continue;
-      for (inst_id l = touching[j]->loop; l != no_inst; l = parent[l]) {
-        bool written = false;
-        for (std::size_t q = 0; q < touching.size() && !written; ++q)
-          written = node_writes[q] && inside(l, touching[q]);
-        if (written || over_in(l)) break;
-        hoist[j] = l;
-      }
+  for (std::size_t j = 0; j < t.nodes.size(); ++j) {
+    if (!t.reads[j] || t.writes[j]) continue;
+    for (inst_id l = t.nodes[j]->loop; l != no_inst; l = parent[l]) {
+      bool written = false;
+      for (std::size_t q = 0; q < t.nodes.size() && !written; ++q) written = t.writes[q] && inside(l, t.nodes[q]);
+      if (written || over_in(l)) break;
+      hoist[j] = l;
     }
-  std::vector<std::pair<inst_id, tensor_id>> hoisted;  // loop -> its shared temporary (few entries)
+  }
+  return hoist;
+}
 
-  for (std::size_t j = 0; j < touching.size(); ++j) {
-    chain_node* n = touching[j];
-    const instruction i = f.insts[n->inst];
-    const inst_id last = n->opaque_loop ? i.end : n->inst + 1;
-    const bool reads = node_reads[j] != 0, writes = node_writes[j] != 0;
-    tensor_id r = no_tensor;
-    bool new_reload = reads;
-    if (hoist[j] != no_inst) {
-      for (const auto& [l, t] : hoisted)
-        if (l == hoist[j]) r = t, new_reload = false;
+/// One victim web's edit (insert_spill_code): where its value lives between touches (`slot`, or its
+/// load source when it can be re-loaded), and, per touching node, a fresh temporary, the reload before
+/// and the store after, each costed by its loop weight.
+struct spill_edit {
+  linearized_function& lf;
+  const space_attempt& a;
+  web_id w;
+  const target& tgt;
+  spill_state& st;
+  tensor original;
+  std::vector<inst_id> parent;
+  std::set<std::string> names;
+  tensor_id slot = no_tensor;  // no_tensor when reloading from the load source
+
+  spill_edit(linearized_function& lf_, const space_attempt& a_, web_id w_, const target& tgt_, spill_state& st_)
+      : lf(lf_), a(a_), w(w_), tgt(tgt_), st(st_), original(lf_.work().tensors[a_.live.webs[w_].tensor]),
+        parent(loop_parents(lf_.work())) {}
+
+  const web& victim() const { return a.live.webs[w]; }
+  bool from_source() const { return victim().load_source != no_tensor; }
+
+  double weight_of_loop(inst_id l) const {
+    double wgt = 1;
+    for (; l != no_inst; l = parent[l]) wgt *= static_cast<double>(lf.work().insts[l].trips);
+    return wgt;
+  }
+
+  /// The slot in memory `next` (DRAM holds the partitions x bytes linearly), and the spill's counts.
+  void make_slot(memory_type next) {
+    if (!from_source()) {
+      tensor s;
+      s.name = fresh_name(lf.work(), names, original.name + ".slot");
+      s.memory = next;
+      s.space = address_space::local;
+      s.shape = next == memory_type::dram ? extent{1, std::uint64_t{original.shape.partitions} * original.shape.bytes}
+                                          : original.shape;
+      slot = add_tensor(lf.work(), std::move(s), st, false, victim().tensor);
     }
-    if (r == no_tensor) {
-      tensor tmp = original;
-      tmp.name = fresh_name(f, names, original.name + ".r");
-      tmp.kind = tensor_kind::internal;
-      tmp.at.reset();
-      r = add_tensor(f, std::move(tmp), st, true, x.tensor);
-      if (reads && writes) lf.set_tied(r);
-      if (hoist[j] != no_inst) hoisted.emplace_back(hoist[j], r);
-    }
-    for (inst_id k = n->inst; k < last; ++k) {
+    ++st.spilled_webs;
+    st.spilled_bytes += original.shape.bytes;
+    st.spilled.push_back(original.name);
+  }
+
+  /// A fresh temporary for one touch (never spilled again), tied when the touch reads and writes it.
+  tensor_id new_temporary(bool tied) {
+    tensor tmp = original;
+    tmp.name = fresh_name(lf.work(), names, original.name + ".r");
+    tmp.kind = tensor_kind::internal;
+    tmp.at.reset();
+    const tensor_id r = add_tensor(lf.work(), std::move(tmp), st, true, victim().tensor);
+    if (tied) lf.set_tied(r);
+    return r;
+  }
+
+  /// The web's operands in node n (its whole body for an opaque loop) now name temporary r.
+  void rename_operands(const chain_node& n, tensor_id r) {
+    function& f = lf.work();
+    const inst_id last = n.opaque_loop ? f.insts[n.inst].end : n.inst + 1;
+    for (inst_id k = n.inst; k < last; ++k) {
       const instruction& b = f.insts[k];
       if (b.is_loop()) continue;
       for (std::uint32_t s = b.first_operand; s < b.first_operand + b.n_outputs + b.n_inputs; ++s)
         if (s < a.live.slot_web.size() && a.live.slot_web[s] == w) f.operands[s] = r;
     }
+  }
+
+  /// r = reload slot (or load source) before `before`, weighted by the loop `weight_loop` it runs in.
+  void insert_reload(tensor_id r, chain_node& before, inst_id weight_loop, source_loc loc) {
+    const tensor_id outs[] = {r};
+    const tensor_id ins[] = {from_source() ? victim().load_source : slot};
+    const inst_id k = lf.work().add_instruction(from_source() ? op::load : op::reload, outs, ins, false, loc);
+    lf.insert_before(before, k);
+    st.cycles += move_cycles(original.shape, weight_of_loop(weight_loop), tgt);
+    ++st.reloads;
+  }
+
+  /// slot = spill r after node n.
+  void insert_store(tensor_id r, chain_node& n, source_loc loc) {
+    const tensor_id outs[] = {slot};
+    const tensor_id ins[] = {r};
+    const inst_id k = lf.work().add_instruction(op::spill, outs, ins, false, loc);
+    lf.insert_after(n, k);
+    st.cycles += move_cycles(original.shape, weight_of_loop(n.loop), tgt);
+    ++st.stores;
+  }
+};
+
+/// Spills web w to memory `next`: collect its touches, choose hoisted reloads, then per touching node a
+/// temporary (shared by the reads a hoisted reload serves), the reload before and the store after.
+inline void insert_spill_code(linearized_function& lf, const space_attempt& a, web_id w, memory_type next,
+                              const target& tgt, spill_state& st, const std::vector<std::uint8_t>& over,
+                              const std::vector<interval>& spans) {
+  spill_edit e(lf, a, w, tgt, st);
+  e.make_slot(next);
+  const web_touches t = collect_touches(lf, a.live.slot_web, w);
+  const std::vector<inst_id> hoist = hoist_targets(lf, t, e.parent, over, spans);
+  std::vector<std::pair<inst_id, tensor_id>> hoisted;  // loop -> its shared temporary (few entries)
+  for (std::size_t j = 0; j < t.nodes.size(); ++j) {
+    chain_node& n = *t.nodes[j];
+    const source_loc loc = lf.work().insts[n.inst].loc;
+    tensor_id r = no_tensor;
+    bool new_reload = t.reads[j] != 0;
+    if (hoist[j] != no_inst)
+      for (const auto& [l, tmp] : hoisted)
+        if (l == hoist[j]) r = tmp, new_reload = false;
+    if (r == no_tensor) {
+      r = e.new_temporary(t.reads[j] && t.writes[j]);
+      if (hoist[j] != no_inst) hoisted.emplace_back(hoist[j], r);
+    }
+    e.rename_operands(n, r);
     if (new_reload) {
-      const tensor_id src = reload_from_source ? x.load_source : slot;
-      const tensor_id outs[] = {r};
-      const tensor_id ins[] = {src};
-      const inst_id k = f.add_instruction(reload_from_source ? op::load : op::reload, outs, ins, false, i.loc);
       if (hoist[j] != no_inst) {
         // Before the loop's own node (loop_nodes is in chain order, so ids are sorted).
-        const auto at = std::lower_bound(loop_nodes.begin(), loop_nodes.end(), hoist[j],
-                                [](const auto& e, inst_id l) { return e.first < l; });
-        lf.insert_before(*at->second, k);
-        st.cycles += move_cycles(original.shape, weight_of_loop(parent[hoist[j]]), tgt);
+        const auto at = std::lower_bound(t.loop_nodes.begin(), t.loop_nodes.end(), hoist[j],
+                                         [](const auto& x, inst_id l) { return x.first < l; });
+        e.insert_reload(r, *at->second, e.parent[hoist[j]], loc);
       } else {
-        lf.insert_before(*n, k);
-        st.cycles += move_cycles(original.shape, weight_of_loop(n->loop), tgt);
+        e.insert_reload(r, n, n.loop, loc);
       }
-      ++st.reloads;
     }
-    if (writes && !reload_from_source) {
-      const tensor_id outs[] = {slot};
-      const tensor_id ins[] = {r};
-      const inst_id k = f.add_instruction(op::spill, outs, ins, false, i.loc);
-      lf.insert_after(*n, k);
-      st.cycles += move_cycles(original.shape, weight_of_loop(n->loop), tgt);
-      ++st.stores;
-    }
+    if (t.writes[j] && !e.from_source()) e.insert_store(r, n, loc);
   }
 }
-
-
 
 }  // namespace gca::detail

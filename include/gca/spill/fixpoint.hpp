@@ -80,6 +80,34 @@ inline std::string gave_up_message(memory_type m, const std::vector<std::string>
          " without finding a placement or proving that none exists";
 }
 
+/// Why the fixpoint stops when nothing more can be spilled (and no proof ended it earlier).
+enum class refusal {
+  search_gave_up,   // the exact search ran and proved nothing: say so, never "can't help"
+  search_off,       // a rectangle memory with the search off: nothing is proved
+  over_full,        // the policy's over-full point: the live area there exceeds the memory, whatever is spilled
+  not_rectangular,  // a memory without a rectangle view (registers, a user geometry): no search exists, the policy names its tensors
+};
+
+/// The error of such a stop, naming the user's tensors. (The policy's own over-full point is an area
+/// proof; with the search on, the search's proof 1 would have found it, so search_gave_up comes first.)
+inline std::string nothing_left_message(refusal why, memory_type m, const std::vector<std::string>& names,
+                                        std::uint64_t search_nodes, bool search_out_of_time) {
+  switch (why) {
+    case refusal::search_gave_up:
+      return gave_up_message(m, names, search_nodes, search_out_of_time);
+    case refusal::search_off:
+      return "couldn't allocate every tensor in " + std::string(log_name(m)) + " (%" +
+             (names.empty() ? std::string("?") : names.front()) + (names.size() > 1 ? ", ..." : "") +
+             "): nothing more can be spilled, and the placement search is off (no proof that spilling can't help)";
+    case refusal::over_full:
+      return cant_help_message(m, names) +
+             ": their area at one instruction exceeds the memory, and none of them can be spilled there";
+    case refusal::not_rectangular:
+      break;
+  }
+  return cant_help_message(m, names);
+}
+
 /// allocate_space with the geometry behind a geometry_ref (its body is compiled once per spill policy
 /// and observer, not once per geometry).
 template <SpillPolicy Spill, class Observer = null_observer>
@@ -228,24 +256,12 @@ space_report allocate_space(linearized_function& lf, const target& tgt, const sp
       std::vector<tensor_id> who = rep.spills.hopeless;
       if (who.empty()) who = unplaced_tensors(a);
       rep.unplaceable = names_of(who);
-      if (lay) {
-        // The search proved nothing (else we returned above): say so, never "can't help". (The policy's
-        // own over-full point is an area proof, but the search's proof 1 would have found it.)
-        rep.error = gave_up_message(filter.memory, rep.unplaceable, rep.search_nodes,
-                                    std::chrono::steady_clock::now() >= search_until);
-      } else if (geom.rect() && rep.spills.hopeless.empty()) {
-        // The search is off: nothing is proved.
-        rep.error = "couldn't allocate every tensor in " + std::string(log_name(filter.memory)) + " (%" +
-                    (rep.unplaceable.empty() ? std::string("?") : rep.unplaceable.front()) +
-                    (rep.unplaceable.size() > 1 ? ", ..." : "") +
-                    "): nothing more can be spilled, and the placement search is off (no proof that spilling can't help)";
-      } else if (geom.rect()) {
-        // The policy's over-full point: the live area there exceeds the memory, whatever is spilled.
-        rep.error = cant_help_message(filter.memory, rep.unplaceable) +
-                    ": their area at one instruction exceeds the memory, and none of them can be spilled there";
-      } else {
-        rep.error = cant_help_message(filter.memory, rep.unplaceable);
-      }
+      const refusal why = lay                           ? refusal::search_gave_up
+                          : !geom.rect()                ? refusal::not_rectangular
+                          : rep.spills.hopeless.empty() ? refusal::search_off
+                                                        : refusal::over_full;
+      rep.error = nothing_left_message(why, filter.memory, rep.unplaceable, rep.search_nodes,
+                                       std::chrono::steady_clock::now() >= search_until);
       return rep;
     }
   }

@@ -7,8 +7,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <optional>
-#include <set>
-#include <string>
+#include <span>
 #include <vector>
 
 #include <gca/engine/space_colorer.hpp>
@@ -34,119 +33,147 @@ inline bool spillable_web(const function& f, const liveness& live, web_id w, con
 }
 
 
-/// Victims, in two steps. (1) Pressure: where the live area (partitions x bytes) exceeds the memory's
-/// area, no coloring exists, and only a web that is live *across* such a point without being read or
-/// written there is relieved by spilling it (spill code keeps a web live at its own reads and writes).
-/// Greedily take the web with the most over-full points relieved per unit of spill cost, update the
-/// pressure, and repeat until no point is over-full. (2) If no point was over-full, select failed on
-/// fragmentation: the search's victims (spill_state::guided) if it chose any, else spill each unplaced
-/// web that may be spilled, or else its cheapest spillable neighbor.
-inline std::vector<web_id> choose_victims(const linearized_function& lf, const space_attempt& a,
-                                          const space_filter& filter, const target& tgt, spill_state& st,
-                                          std::vector<std::uint8_t>& over_full) {
-  const function& f = lf.work();
-  const liveness& live = a.live;
-  const std::size_t n_points = live.points + 2;
-  auto area = [](const extent& e) { return static_cast<double>(e.partitions) * static_cast<double>(e.bytes); };
-  const double capacity = static_cast<double>(capacity_of(tgt, filter.memory)) *
-                 (filter.memory == memory_type::sb || filter.memory == memory_type::psum
-                      ? static_cast<double>(tgt.sb_partitions)
-                      : 1.0);
-  const double unit = filter.memory == memory_type::reg ? 1.0 : 0.0;  // a register counts as 1
-  auto size_of = [&](const extent& e) { return unit > 0 ? unit : area(e); };
+/// How a round measures memory: the capacity as an area (partitions x bytes; for registers, a count) and
+/// each extent's share of it.
+struct pressure_measure {
+  double capacity = 0;
+  bool count_registers = false;  // a register counts as 1 whatever its extent
+  static double area(const extent& e) { return static_cast<double>(e.partitions) * static_cast<double>(e.bytes); }
+  double size_of(const extent& e) const { return count_registers ? 1.0 : area(e); }
+  bool over(double pressure) const { return pressure > capacity + 1e-9; }
+};
 
-  // Pressure per point from every node of the attempt, by the node's range in the graph.
+inline pressure_measure measure_of(const target& tgt, memory_type m) {
+  pressure_measure pm;
+  const bool partitioned = m == memory_type::sb || m == memory_type::psum;
+  pm.capacity = static_cast<double>(capacity_of(tgt, m)) * (partitioned ? static_cast<double>(tgt.sb_partitions) : 1.0);
+  pm.count_registers = m == memory_type::reg;
+  return pm;
+}
+
+/// Live area per point (n_points + 1 entries, the last one a sentinel), from every node of the attempt
+/// by its range in the graph.
+inline std::vector<double> pressure_profile(const space_attempt& a, const pressure_measure& pm, std::size_t n_points) {
   std::vector<double> pressure(n_points + 1, 0.0);
   for (node_id v = 0; v < a.node_web.size(); ++v) {
-    const double sz = size_of(a.extents[v]);
+    const double sz = pm.size_of(a.extents[v]);
     for (const interval& i : a.ranges.ranges(v)) {
       pressure[i.begin] += sz;
       pressure[std::min<std::size_t>(i.end, n_points)] -= sz;
     }
   }
   for (std::size_t p = 1; p <= n_points; ++p) pressure[p] += pressure[p - 1];
+  return pressure;
+}
 
-  // Event points of each web (where it is read or written: spill code keeps it live there).
+/// Over-full points so far: over_prefix[p] counts them below p. Returns whether there is any.
+inline bool count_over_full(const std::vector<double>& pressure, const pressure_measure& pm, std::size_t n_points,
+                            std::vector<double>& over_prefix) {
+  bool any = false;
+  for (std::size_t p = 0; p < n_points; ++p) {
+    const bool over = pm.over(pressure[p]);
+    any = any || over;
+    over_prefix[p + 1] = over_prefix[p] + (over ? 1.0 : 0.0);
+  }
+  return any;
+}
+
+/// The candidate relieving the most over-full points per unit of spill cost (ties: the lowest id). A
+/// web relieves a point it is live across, not one where it is read or written (spill code keeps it
+/// live at its own events).
+inline std::optional<web_id> best_relief(const function& f, const liveness& live, const std::vector<web_id>& candidates,
+                                         const std::vector<std::uint8_t>& chosen,
+                                         const std::vector<std::vector<program_point>>& events,
+                                         const std::vector<double>& over_prefix, const pressure_measure& pm,
+                                         std::size_t n_points) {
+  std::optional<web_id> best;
+  double best_score = 0;
+  for (web_id w : candidates) {
+    if (chosen[w]) continue;
+    double relief = 0;
+    for (const interval& i : live.range(w))
+      relief += over_prefix[std::min<std::size_t>(i.end, n_points)] - over_prefix[i.begin];
+    for (program_point q : events[w]) relief -= over_prefix[q + 1] - over_prefix[q];
+    if (relief <= 0) continue;
+    const double score = relief * pm.size_of(f.tensors[live.webs[w].tensor].shape) /
+                         std::max(live.webs[w].spill_cost, 1e-9);
+    if (!best || score > best_score) best = w, best_score = score;  // ties: lowest id (iteration order)
+  }
+  return best;
+}
+
+/// Spilling web w removes its area from its range except at its own event points.
+inline void relieve(std::vector<double>& pressure, std::span<const interval> range,
+                    const std::vector<program_point>& events, double sz, std::size_t n_points) {
+  std::vector<double> delta(n_points + 1, 0.0);
+  for (const interval& i : range) {
+    delta[i.begin] -= sz;
+    delta[std::min<std::size_t>(i.end, n_points)] += sz;
+  }
+  for (program_point q : events) {
+    delta[q] += sz;
+    delta[q + 1] -= sz;
+  }
+  double run = 0;
+  for (std::size_t p = 0; p < n_points; ++p) pressure[p] += (run += delta[p]);
+}
+
+/// Over-full from the start and nothing can relieve it: every web live at the first over-full point is
+/// read or written there (or may not be spilled). Names their tensors in st.hopeless: spilling can't help.
+inline void name_hopeless(const space_attempt& a, const std::vector<double>& pressure, const pressure_measure& pm,
+                          std::size_t n_points, spill_state& st) {
+  program_point worst = 0;
+  while (worst < n_points && !pm.over(pressure[worst])) ++worst;
+  for (node_id v = 0; v < a.node_web.size(); ++v) {
+    const web_id w = a.node_web[v];
+    if (w == no_web) continue;
+    for (const interval& i : a.live.range(w))
+      if (i.begin <= worst && worst < i.end) st.hopeless.push_back(a.live.webs[w].tensor);
+  }
+}
+
+/// Step (1) of choose_victims: pressure victims, greedily (best_relief, then relieve) until no point is
+/// over-full or nothing relieves what is left. Marks the first round's over-full points in `over_full`.
+/// nullopt: over-full from the start and nothing relieves it (st.hopeless names why): no spill can help.
+inline std::optional<std::vector<web_id>> pressure_victims(const function& f, const space_attempt& a, const space_filter& filter,
+                                            const target& tgt, spill_state& st, std::vector<std::uint8_t>& over_full,
+                                            std::vector<std::uint8_t>& chosen) {
+  const liveness& live = a.live;
+  const std::size_t n_points = live.points + 2;
+  const pressure_measure pm = measure_of(tgt, filter.memory);
+  std::vector<double> pressure = pressure_profile(a, pm, n_points);
   const std::vector<std::vector<program_point>> events = web_events(live);
   std::vector<web_id> candidates;
   for (web_id w = 0; w < live.webs.size(); ++w)
     if (spillable_web(f, live, w, filter, st)) candidates.push_back(w);
 
   std::vector<web_id> out;
-  std::vector<std::uint8_t> chosen(live.webs.size(), 0);
   std::vector<double> over_prefix(n_points + 1, 0.0);
-  bool first_round = true;
-  for (;;) {
-    bool any = false;
-    for (std::size_t p = 0; p < n_points; ++p) {
-      const bool over = pressure[p] > capacity + 1e-9;
-      any = any || over;
-      over_prefix[p + 1] = over_prefix[p] + (over ? 1.0 : 0.0);
-    }
-    if (!any) break;
+  for (bool first_round = true; count_over_full(pressure, pm, n_points, over_prefix); first_round = false) {
     if (first_round) {
       over_full.assign(n_points, 0);
       for (std::size_t p = 0; p < n_points; ++p) over_full[p] = over_prefix[p + 1] > over_prefix[p] ? 1 : 0;
     }
-    std::optional<web_id> best;
-    double best_score = 0;
-    for (web_id w : candidates) {
-      if (chosen[w]) continue;
-      double relief = 0;
-      for (const interval& i : live.range(w))
-        relief += over_prefix[std::min<std::size_t>(i.end, n_points)] - over_prefix[i.begin];
-      for (program_point q : events[w]) relief -= over_prefix[q + 1] - over_prefix[q];
-      if (relief <= 0) continue;
-      const double score = relief * size_of(f.tensors[live.webs[w].tensor].shape) /
-                  std::max(live.webs[w].spill_cost, 1e-9);
-      if (!best || score > best_score) best = w, best_score = score;  // ties: lowest id (iteration order)
-    }
+    const std::optional<web_id> best = best_relief(f, live, candidates, chosen, events, over_prefix, pm, n_points);
     if (!best) {
-      if (first_round) {
-        // Over-full from the start and nothing can relieve it: every web there is read or written
-        // at that very point (or may not be spilled). Name them; spilling can't help.
-        program_point worst = 0;
-        while (worst < n_points && !(pressure[worst] > capacity + 1e-9)) ++worst;
-        for (node_id v = 0; v < a.node_web.size(); ++v) {
-          const web_id w = a.node_web[v];
-          if (w == no_web) continue;
-          for (const interval& i : live.range(w))
-            if (i.begin <= worst && worst < i.end) st.hopeless.push_back(live.webs[w].tensor);
-        }
-        return {};
-      }
-      break;
+      if (!first_round) break;
+      name_hopeless(a, pressure, pm, n_points, st);
+      return std::nullopt;
     }
-    first_round = false;
     chosen[*best] = 1;
     out.push_back(*best);
-    const double sz = size_of(f.tensors[live.webs[*best].tensor].shape);
-    // Remove the victim's area from its range, except at its own event points.
-    std::vector<double> delta(n_points + 1, 0.0);
-    for (const interval& i : live.range(*best)) {
-      delta[i.begin] -= sz;
-      delta[std::min<std::size_t>(i.end, n_points)] += sz;
-    }
-    for (program_point q : events[*best]) {
-      delta[q] += sz;
-      delta[q + 1] -= sz;
-    }
-    double run = 0;
-    for (std::size_t p = 0; p < n_points; ++p) pressure[p] += (run += delta[p]);
+    relieve(pressure, live.range(*best), events[*best], pm.size_of(f.tensors[live.webs[*best].tensor].shape), n_points);
   }
-  if (!out.empty()) {
-    std::sort(out.begin(), out.end());
-    return out;
-  }
-  // Victims chosen by the exact search (spill/place_or_prove.hpp): spilling them leaves a space that
-  // has a placement. (Over-full points come first: their victims are needed whatever the search says.)
-  if (!st.guided.empty()) {
-    for (web_id w : st.guided)
-      if (w < live.webs.size() && spillable_web(f, live, w, filter, st)) out.push_back(w);
-    st.guided.clear();
-    if (!out.empty()) return out;
-  }
+  return out;
+}
 
+/// Step (2) of choose_victims, when select failed on fragmentation: each unplaced web that may be
+/// spilled, else its cheapest spillable neighbor (cost per byte freed; the linear-scan engine builds no
+/// graph, so there the unplaced web itself is all it can offer).
+inline std::vector<web_id> fragmentation_victims(const function& f, const space_attempt& a, const space_filter& filter,
+                                                 const spill_state& st, std::vector<std::uint8_t>& chosen) {
+  const liveness& live = a.live;
+  std::vector<web_id> out;
   for (const unplaced_node& u : a.result->unplaced) {
     const web_id w = a.node_web[u.node];
     if (w == no_web) continue;
@@ -155,22 +182,46 @@ inline std::vector<web_id> choose_victims(const linearized_function& lf, const s
       if (!chosen[w]) chosen[w] = 1, out.push_back(w);
       continue;
     }
-    // Relieve an unspillable web through its cheapest spillable neighbor (cost per byte freed); the
-    // linear-scan engine builds no graph, so there the unplaced web itself is all it can offer.
     if (!a.graph) continue;
     std::optional<web_id> best;
     double best_ratio = 0;
     for (node_id nb : a.graph->neighbors(u.node)) {
       const web_id nw = a.node_web[nb];
       if (nw == no_web || !spillable_web(f, live, nw, filter, st)) continue;
-      const double ratio = a.costs[nb] / area(a.extents[nb]);
+      const double ratio = a.costs[nb] / pressure_measure::area(a.extents[nb]);
       if (!best || ratio < best_ratio || (ratio == best_ratio && nw < *best)) best = nw, best_ratio = ratio;
     }
     if (best && !chosen[*best]) chosen[*best] = 1, out.push_back(*best);
   }
-  std::sort(out.begin(), out.end());
   return out;
 }
 
+/// Victims, in two steps. (1) Pressure: where the live area (partitions x bytes) exceeds the memory's
+/// area, no coloring exists, and only a web that is live *across* such a point without being read or
+/// written there is relieved by spilling it (spill code keeps a web live at its own reads and writes):
+/// pressure_victims. (2) If no point was over-full, select failed on fragmentation: the search's victims
+/// (spill_state::guided) if it chose any, in its order, else fragmentation_victims; (1) and the last
+/// are sorted by web id.
+inline std::vector<web_id> choose_victims(const linearized_function& lf, const space_attempt& a,
+                                          const space_filter& filter, const target& tgt, spill_state& st,
+                                          std::vector<std::uint8_t>& over_full) {
+  const function& f = lf.work();
+  std::vector<std::uint8_t> chosen(a.live.webs.size(), 0);
+  std::optional<std::vector<web_id>> pressured = pressure_victims(f, a, filter, tgt, st, over_full, chosen);
+  if (!pressured) return {};
+  std::vector<web_id> out = std::move(*pressured);
+  if (out.empty() && !st.guided.empty()) {
+    // Victims chosen by the exact search (spill/place_or_prove.hpp): spilling them leaves a space that
+    // has a placement, in the search's order. (Over-full points come first: their victims are needed
+    // whatever the search says.)
+    for (web_id w : st.guided)
+      if (w < a.live.webs.size() && spillable_web(f, a.live, w, filter, st)) out.push_back(w);
+    st.guided.clear();
+    if (!out.empty()) return out;
+  }
+  if (out.empty()) out = fragmentation_victims(f, a, filter, st, chosen);
+  std::sort(out.begin(), out.end());
+  return out;
+}
 
 }  // namespace gca::detail
