@@ -98,11 +98,21 @@ struct spillable_returns_int {  // the optional member must answer yes or no
 static_assert(!ReportsSpillable<spillable_returns_int> && !ReportsSpillable<no_spill>);
 static_assert(ReportsSpillable<spill_to_next_tier>);
 static_assert(SpillPolicy<no_spill> && SpillPolicy<spill_to_next_tier>);
-struct linearization_without_flag {
+struct linearization_without_flag {  // no decision at all
   [[maybe_unused]] static constexpr std::string_view name = "near-miss";
 };
-static_assert(!LinearizationPolicy<linearization_without_flag>);
-static_assert(LinearizationPolicy<opaque_loops> && LinearizationPolicy<flattened_loops>);
+struct linearization_by_flag {  // the old tag form: a constant instead of a decision per loop
+  [[maybe_unused]] static constexpr std::string_view name = "near-miss";
+  [[maybe_unused]] static constexpr bool flattens_loops = true;
+};
+struct linearization_not_const {  // the drivers hold the policy const: a mutating `flattens` cannot be called
+  [[maybe_unused]] static constexpr std::string_view name = "near-miss";
+  bool flattens(const function&, inst_id) { return true; }
+};
+static_assert(!LinearizationPolicy<linearization_without_flag> && !LinearizationPolicy<linearization_by_flag> &&
+              !LinearizationPolicy<linearization_not_const>);
+static_assert(LinearizationPolicy<opaque_loops> && LinearizationPolicy<flattened_loops> &&
+              LinearizationPolicy<flatten_up_to<4>>);
 // A linear memory is a GeometryPolicy but has no rectangle layout: the 2-D search does not take it.
 static_assert(!RectangleGeometry<linear_dram> && !RectangleGeometry<registers>);
 

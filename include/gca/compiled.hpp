@@ -10,8 +10,8 @@
 //
 // The list below names what is instantiated in the library, for the standard policy set: both
 // linearizations, the spill_to_next_tier and no_spill policies, and the two observers of
-// engine/observer.hpp (null_observer: silent; stream_observer: `gca-alloc -v`) — the per-function driver
-// (allocate_standard), the shared-DRAM driver (allocate_shared_dram), the with-loop driver
+// engine/observer.hpp (null_observer: silent; stream_observer: `gca-alloc -v`), with the four standard
+// geometries (default_geometry) — the per-function driver (allocate_standard), the shared-DRAM driver (allocate_shared_dram), the with-loop driver
 // (allocate_with_loop) and allocator_options' cache (new_pass_cache). Here the list is expanded as
 // explicit instantiation declarations (`extern template`), which keep a file from instantiating these
 // non-inline templates itself ([temp.explicit]); the library's one file (gca/compiled.cpp) includes the
@@ -26,14 +26,19 @@
 
 #include <gca/drivers/coloring_allocator.hpp>  // what is declared below; a file may include this header alone
 
+#define GCA_COMPILED_GEOMETRY(Prefix, Linearization, Spill, Geometry, Observer)                              \
+  Prefix template void detail::allocate_standard<Linearization, Spill, Geometry, Observer>(                  \
+      module&, pass_report&, space_filter, bool, const Geometry&, const allocator_options&,                  \
+      std::chrono::steady_clock::time_point, const Spill&, Observer&);
 #define GCA_COMPILED_FUNCTIONS(Prefix, Linearization, Spill, Observer)                                        \
-  Prefix template void detail::allocate_standard<Linearization, Spill, Observer>(                            \
-      module&, pass_report&, space_filter, bool, const allocator_options&, std::chrono::steady_clock::time_point, \
-      const Spill&, Observer&);
+  GCA_COMPILED_GEOMETRY(Prefix, Linearization, Spill, scratchpad_2d, Observer)                               \
+  GCA_COMPILED_GEOMETRY(Prefix, Linearization, Spill, psum_banks, Observer)                                  \
+  GCA_COMPILED_GEOMETRY(Prefix, Linearization, Spill, linear_dram, Observer)                                 \
+  GCA_COMPILED_GEOMETRY(Prefix, Linearization, Spill, registers, Observer)
 #define GCA_COMPILED_WITH_LOOP(Prefix, Spill, Observer)                                                        \
-  Prefix template void detail::allocate_with_loop<Spill, Observer>(                                          \
-      module&, pass_report&, const allocator_options&, std::chrono::steady_clock::time_point, const Spill&,  \
-      Observer&);
+  Prefix template void detail::allocate_with_loop<Spill, psum_banks, scratchpad_2d, Observer>(              \
+      module&, pass_report&, const psum_banks&, const scratchpad_2d&, const allocator_options&,              \
+      std::chrono::steady_clock::time_point, const Spill&, Observer&);
 #define GCA_COMPILED_OBSERVER(Prefix, Observer)                                                                \
   GCA_COMPILED_FUNCTIONS(Prefix, opaque_loops, spill_to_next_tier, Observer)                                 \
   GCA_COMPILED_FUNCTIONS(Prefix, flattened_loops, spill_to_next_tier, Observer)                              \
@@ -41,9 +46,9 @@
   GCA_COMPILED_FUNCTIONS(Prefix, flattened_loops, no_spill, Observer)                                        \
   GCA_COMPILED_WITH_LOOP(Prefix, spill_to_next_tier, Observer)                                               \
   GCA_COMPILED_WITH_LOOP(Prefix, no_spill, Observer)                                                         \
-  Prefix template void detail::allocate_shared_dram<Observer>(                                               \
-      module&, pass_report&, bool, std::span<const color_options>, std::chrono::steady_clock::time_point,    \
-      Observer&);
+  Prefix template void detail::allocate_shared_dram<linear_dram, Observer>(                                  \
+      module&, pass_report&, bool, const linear_dram&, std::span<const color_options>,                      \
+      std::chrono::steady_clock::time_point, Observer&);
 /// The whole list, each entry preceded by `Prefix` (extern here; nothing in gca/compiled.cpp).
 #define GCA_COMPILED_LIST(Prefix)                                                                              \
   Prefix template std::shared_ptr<pass_cache> detail::new_pass_cache<pass_cache>();                          \

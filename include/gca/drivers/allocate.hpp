@@ -47,14 +47,6 @@ std::shared_ptr<Cache> new_pass_cache() {
   return std::make_shared<Cache>();
 }
 
-template <memory_type Type>
-auto make_geometry(const target& t) {
-  if constexpr (Type == memory_type::sb) return scratchpad_2d(t);
-  else if constexpr (Type == memory_type::psum) return psum_banks(t);
-  else if constexpr (Type == memory_type::dram) return linear_dram(t.dram_bytes, t.dram_alignment);
-  else return registers(t.registers);
-}
-
 /// What an allocator's options give every space it colors: the best-of-n variants, the deadline, the
 /// engine, the exact-search budgets and the cache the passes share; `threads` for the variants. The
 /// blockers are the caller's (per function, after linking).
@@ -158,21 +150,13 @@ void allocate_functions(module& m, pass_report& rep, space_filter filter, bool p
   m = std::move(work);
 }
 
-/// The body of coloring_allocator::run for a core-local or post-link space: its memory's standard
-/// geometry, behind a geometry_ref.
-template <LinearizationPolicy Linearization, SpillPolicy Spill, class Observer>
-void allocate_standard(module& m, pass_report& rep, space_filter filter, bool post_link, const allocator_options& opt,
-                       std::chrono::steady_clock::time_point deadline, const Spill& spill, Observer& obs) {
-  // The geometry is a temporary of each call's full expression, so it outlives the view.
-  auto run = [&](const auto& geom) {
-    allocate_functions<Linearization>(m, rep, filter, post_link, geometry_ref(geom), opt, deadline, spill, obs);
-  };
-  switch (filter.memory) {
-    case memory_type::sb: return run(make_geometry<memory_type::sb>(m.tgt));
-    case memory_type::psum: return run(make_geometry<memory_type::psum>(m.tgt));
-    case memory_type::dram: return run(make_geometry<memory_type::dram>(m.tgt));
-    case memory_type::reg: return run(make_geometry<memory_type::reg>(m.tgt));
-  }
+/// The body of coloring_allocator::run for a core-local or post-link space: the geometry behind a
+/// geometry_ref, so allocate_functions (and the engine under it) is one copy for every geometry.
+template <LinearizationPolicy Linearization, SpillPolicy Spill, GeometryPolicy Geometry, class Observer>
+void allocate_standard(module& m, pass_report& rep, space_filter filter, bool post_link, const Geometry& geom,
+                       const allocator_options& opt, std::chrono::steady_clock::time_point deadline,
+                       const Spill& spill, Observer& obs) {
+  allocate_functions<Linearization>(m, rep, filter, post_link, geometry_ref(geom), opt, deadline, spill, obs);
 }
 
 /// Puts every function's tensor list back when destroyed, unless keep() was called: a step that edits
@@ -201,9 +185,10 @@ class tensor_rollback {
 /// Shared DRAM: one buffer per name across the module, live whenever any core runs (cores are
 /// concurrent and their points are not comparable), so every shared buffer interferes with every other
 /// and with every placed DRAM byte of every core.
-template <class Observer>
-void allocate_shared_dram(module& m, pass_report& rep, bool post_link, std::span<const color_options> variants,
-                        std::chrono::steady_clock::time_point deadline, Observer& obs) {
+template <GeometryPolicy Geometry, class Observer>
+void allocate_shared_dram(module& m, pass_report& rep, bool post_link, const Geometry& geom,
+                          std::span<const color_options> variants, std::chrono::steady_clock::time_point deadline,
+                          Observer& obs) {
   const watchdog_scope watchdog(deadline);  // the pair loop below and the coloring tick it
   watchdog_check();
   tensor_rollback undo(m);  // only tensors change: saved, not the whole module copied
@@ -261,8 +246,7 @@ void allocate_shared_dram(module& m, pass_report& rep, bool post_link, std::span
   const interference_graph g = build_interference(n + b, edges);
   const coloring_problem problem{g, extents, {}, pins};
   for (const color_options& o : variants) obs.best_of_n(memory_type::dram, name(o));
-  const coloring_result r = color_best_of(problem, make_geometry<memory_type::dram>(m.tgt),
-                                          variants);
+  const coloring_result r = color_best_of(problem, geom, variants);
   obs.score(memory_type::dram, r.peak);
   space_report sr;
   sr.memory = memory_type::dram;
@@ -276,7 +260,14 @@ void allocate_shared_dram(module& m, pass_report& rep, bool post_link, std::span
     std::vector<std::string> bad;
     for (const unplaced_node& u : r.unplaced)
       if (u.node < n) bad.push_back(entries[unplaced[u.node]].name);
-    throw allocation_error(rep.pass + ": " + cant_help_message(memory_type::dram, bad));
+    // Every shared buffer and every block is live whenever any core runs, so more bytes than DRAM holds
+    // proves that no placement exists; short of that, the colorer only failed to find one.
+    std::uint64_t total = 0;
+    for (const extent& e : extents) total = e.bytes > unbounded - total ? unbounded : total + e.bytes;
+    throw allocation_error(rep.pass + ": " +
+                           (total > geom.capacity() ? cant_help_message(memory_type::dram, bad) +
+                                                           ": together they need more bytes than DRAM holds"
+                                                     : colorer_gave_up_message(memory_type::dram, bad)));
   }
   for (std::size_t i = 0; i < n; ++i) entries[unplaced[i]].at = r.placements[i];
   for (function& f : work.functions)
@@ -309,18 +300,19 @@ inline void legalize_indices(const function& f, const target& t) {
 namespace detail {
 
 /// The body of coloring_allocator_with_loop::run.
-template <SpillPolicy Spill, class Observer>
-void allocate_with_loop(module& m, pass_report& rep, const allocator_options& opt,
-                        std::chrono::steady_clock::time_point deadline, const Spill& spill, Observer& obs) {
+template <SpillPolicy Spill, GeometryPolicy PsumGeometry, GeometryPolicy SbGeometry, class Observer>
+void allocate_with_loop(module& m, pass_report& rep, const PsumGeometry& psum, const SbGeometry& sb,
+                        const allocator_options& opt, std::chrono::steady_clock::time_point deadline,
+                        const Spill& spill, Observer& obs) {
   module work = m;
   const space_options so = space_options_of(opt, deadline, thread_count(opt.threads));
   for (function& f : work.functions) {
     linearized_function lf = linearize(f, flattened_loops{});
     space_report p = allocate_space(lf, m.tgt, space_filter{memory_type::psum, address_space::local},
-                                    psum_banks(m.tgt), spill, obs, so);
+                                    psum, spill, obs, so);
     if (!p.ok) throw allocation_error(rep.pass + ": function '" + f.name + "': " + p.error);
     space_report s = allocate_space(lf, m.tgt, space_filter{memory_type::sb, address_space::local},
-                                    scratchpad_2d(m.tgt), spill, obs, so);
+                                    sb, spill, obs, so);
     if (!s.ok) throw allocation_error(rep.pass + ": function '" + f.name + "': " + s.error);
     function done = lf.commit();
     legalize_indices(done, m.tgt);

@@ -1,11 +1,12 @@
 // gca/drivers/coloring_allocator.hpp — the Neuron allocator's ColoringAllocator: one class template, eight
 // registrations, and the loop-aware ColoringAllocatorWithLoop.
 //
-// Provides `coloring_allocator<Type, PostLink, From, To, Linearization, Spill>` (the discriminator tuple
-// of the Neuron allocator's constructor, checked at compile time: the four constructor invariants 508..511 are
-// static_asserts), the nine typedefs of docs/HARDWARE.md section 1, `invariant_violation` for tuples built at
+// Provides `coloring_allocator<Type, PostLink, From, To, Linearization, Spill, Geometry>` (the discriminator
+// tuple of the Neuron allocator's constructor, checked at compile time: the four constructor invariants
+// 508..511 are static_asserts; then the policies: how loops are linearized, what a failed coloring spills,
+// and the geometry the memory is colored in, `default_geometry<Type>` unless named), the nine typedefs of docs/HARDWARE.md section 1, `invariant_violation` for tuples built at
 // run time, and `coloring_allocator_with_loop` (PSUM then SB over one flattened linearized function, then
-// index legalization). Each allocator run()s on a whole module: per function for core-local memories,
+// index legalization; its PSUM and SB geometries are parameters too). Each allocator run()s on a whole module: per function for core-local memories,
 // across functions for shared DRAM and after linking. A run that fails throws allocation_error (or
 // timeout_error) and leaves the module exactly as it was: every function is allocated on a copy, and the
 // copies replace the originals only when all succeeded.
@@ -21,16 +22,23 @@
 #include <iterator>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
 #include <thread>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
 #include <gca/engine/observer.hpp>
 #include <gca/engine/options.hpp>
 #include <gca/error.hpp>
+#include <gca/geometry/concept.hpp>
+#include <gca/geometry/linear_dram.hpp>
+#include <gca/geometry/psum_banks.hpp>
+#include <gca/geometry/registers.hpp>
+#include <gca/geometry/scratchpad_2d.hpp>
 #include <gca/ir/module.hpp>
 #include <gca/linearize/policy.hpp>
 #include <gca/spill/concept.hpp>
@@ -113,6 +121,14 @@ inline constexpr registration registrations[] = {
 };
 inline constexpr std::size_t registration_count = std::size(registrations);
 
+/// The geometry a memory is colored in unless an allocator names another (docs/HARDWARE.md section 5):
+/// SBUF rectangles under the start-partition rule, PSUM banks, linear DRAM, interchangeable registers.
+template <memory_type Type>
+using default_geometry =
+    std::conditional_t<Type == memory_type::sb, scratchpad_2d,
+                       std::conditional_t<Type == memory_type::psum, psum_banks,
+                                          std::conditional_t<Type == memory_type::dram, linear_dram, registers>>>;
+
 /// The index in `registrations` of a tuple, or registration_count when no registration has it.
 constexpr std::size_t registration_index(memory_type type, bool post_link, address_space from) noexcept {
   for (std::size_t k = 0; k < registration_count; ++k)
@@ -148,27 +164,42 @@ inline std::chrono::steady_clock::time_point deadline_after(double seconds) {
 /// share their copies.
 
 /// A core-local or post-link allocator: per function, linearize, allocate the space `filter` names with
-/// the spill fixpoint in the memory's standard geometry (scratchpad_2d, psum_banks, linear_dram,
-/// registers), commit.
-template <LinearizationPolicy Linearization, SpillPolicy Spill, class Observer>
-void allocate_standard(module& m, pass_report& rep, space_filter filter, bool post_link, const allocator_options& opt,
-                       std::chrono::steady_clock::time_point deadline, const Spill& spill, Observer& obs);
+/// the spill fixpoint in `geom`, commit. (The body sees the geometry through a type-erased view, so the
+/// engine under it is compiled once for every geometry.)
+template <LinearizationPolicy Linearization, SpillPolicy Spill, GeometryPolicy Geometry, class Observer>
+void allocate_standard(module& m, pass_report& rep, space_filter filter, bool post_link, const Geometry& geom,
+                       const allocator_options& opt, std::chrono::steady_clock::time_point deadline,
+                       const Spill& spill, Observer& obs);
 
 /// Shared DRAM across the module's functions (coloring_allocator_dram_shared and its post-link form).
-template <class Observer>
-void allocate_shared_dram(module& m, pass_report& rep, bool post_link, std::span<const color_options> variants,
-                          std::chrono::steady_clock::time_point deadline, Observer& obs);
+template <GeometryPolicy Geometry, class Observer>
+void allocate_shared_dram(module& m, pass_report& rep, bool post_link, const Geometry& geom,
+                          std::span<const color_options> variants, std::chrono::steady_clock::time_point deadline,
+                          Observer& obs);
 
 /// coloring_allocator_with_loop: per function, PSUM then SB on one flattened linearization, then index
 /// legalization.
-template <SpillPolicy Spill, class Observer>
-void allocate_with_loop(module& m, pass_report& rep, const allocator_options& opt,
-                        std::chrono::steady_clock::time_point deadline, const Spill& spill, Observer& obs);
+template <SpillPolicy Spill, GeometryPolicy PsumGeometry, GeometryPolicy SbGeometry, class Observer>
+void allocate_with_loop(module& m, pass_report& rep, const PsumGeometry& psum, const SbGeometry& sb,
+                        const allocator_options& opt, std::chrono::steady_clock::time_point deadline,
+                        const Spill& spill, Observer& obs);
+
+/// An allocator's geometry for a run on target `t`: the one it was given, or the model's for_target(t).
+/// (The constructors that take no geometry require a TargetGeometry, so `given` is set otherwise.)
+template <GeometryPolicy Geometry>
+Geometry geometry_for(const std::optional<Geometry>& given, const target& t) {
+  if constexpr (TargetGeometry<Geometry>) {
+    return given ? *given : Geometry::for_target(t);
+  } else {
+    return *given;
+  }
+}
 
 }  // namespace detail
 
 template <memory_type Type, bool PostLink, address_space From, address_space To = address_space::local,
-          LinearizationPolicy Linearization = opaque_loops, SpillPolicy Spill = spill_to_next_tier>
+          LinearizationPolicy Linearization = opaque_loops, SpillPolicy Spill = spill_to_next_tier,
+          GeometryPolicy Geometry = default_geometry<Type>>
 class coloring_allocator {
   static_assert(invariant_violation(Type, PostLink, From) != 508,
                 "coloring_allocator error 508: SB is allocated before linking (post_lnk must be false)");
@@ -180,6 +211,7 @@ class coloring_allocator {
                 "coloring_allocator error 511: PSUM is core-local (from_space must be Local)");
   static_assert(invariant_violation(Type, PostLink, From) != 512,
                 "coloring_allocator error 512 (gca): REG is core-local and not post-link");
+  static_assert(Geometry::space == Type, "coloring_allocator: the geometry describes another memory than Type");
 
  public:
   static constexpr memory_type type = Type;
@@ -189,9 +221,16 @@ class coloring_allocator {
   static constexpr std::string_view pass_name = registered_name(Type, PostLink, From);
   using linearization = Linearization;
   using spill_policy = Spill;
+  using geometry = Geometry;
 
+  /// The geometry is made from each module's target at run time (Geometry::for_target).
   explicit coloring_allocator(allocator_options opt = {}, Spill spill = {})
+    requires TargetGeometry<Geometry>
       : opt_(std::move(opt)), spill_(std::move(spill)) {}
+  /// Every run colors in `geom`, whatever the module's target (a user's memory, or a standard model
+  /// made with other numbers than the target's).
+  coloring_allocator(allocator_options opt, Spill spill, Geometry geom)
+      : opt_(std::move(opt)), spill_(std::move(spill)), geom_(std::move(geom)) {}
 
   template <class Observer = null_observer>
   pass_report run(module& m, Observer&& obs = {}) const {
@@ -200,10 +239,12 @@ class coloring_allocator {
     const auto deadline = detail::deadline_after(opt_.timeout_seconds);
     // The work is done by functions that do not depend on the registration's tuple (only on the
     // linearization, spill policy and observer), so the eight allocators share one copy of them.
+    const Geometry geom = detail::geometry_for(geom_, m.tgt);
     if constexpr (Type == memory_type::dram && From == address_space::shared) {
-      detail::allocate_shared_dram(m, rep, PostLink, opt_.variants, deadline, obs);
+      detail::allocate_shared_dram(m, rep, PostLink, geom, opt_.variants, deadline, obs);
     } else {
-      detail::allocate_standard<Linearization>(m, rep, space_filter{Type, From}, PostLink, opt_, deadline, spill_, obs);
+      detail::allocate_standard<Linearization>(m, rep, space_filter{Type, From}, PostLink, geom, opt_, deadline,
+                                               spill_, obs);
     }
     return rep;
   }
@@ -211,6 +252,7 @@ class coloring_allocator {
  private:
   allocator_options opt_;
   Spill spill_;
+  std::optional<Geometry> geom_;  // nothing: Geometry::for_target(the module's target) at each run
 };
 
 /// Registration K of `registrations`, as its allocator type.
@@ -247,27 +289,38 @@ inline constexpr auto allocator_pass_names = [] {
 }();
 
 /// the Neuron allocator's ColoringAllocatorWithLoop (optlevel 6): per function, linearize with flattened loops,
-/// PSUM then SB on the same linearized function, index legalization, free.
-template <SpillPolicy Spill = spill_to_next_tier>
+/// PSUM then SB on the same linearized function, index legalization, free. The two geometries are
+/// policies as in coloring_allocator.
+template <SpillPolicy Spill = spill_to_next_tier, GeometryPolicy PsumGeometry = psum_banks,
+          GeometryPolicy SbGeometry = scratchpad_2d>
 class basic_coloring_allocator_with_loop {
+  static_assert(PsumGeometry::space == memory_type::psum, "coloring_allocator_with_loop: PsumGeometry is not PSUM");
+  static_assert(SbGeometry::space == memory_type::sb, "coloring_allocator_with_loop: SbGeometry is not SB");
+
  public:
   static constexpr std::string_view pass_name = "coloring_allocator_with_loop";
   using linearization = flattened_loops;
 
   explicit basic_coloring_allocator_with_loop(allocator_options opt = {}, Spill spill = {})
+    requires TargetGeometry<PsumGeometry> && TargetGeometry<SbGeometry>
       : opt_(std::move(opt)), spill_(std::move(spill)) {}
+  basic_coloring_allocator_with_loop(allocator_options opt, Spill spill, PsumGeometry psum, SbGeometry sb)
+      : opt_(std::move(opt)), spill_(std::move(spill)), psum_(std::move(psum)), sb_(std::move(sb)) {}
 
   template <class Observer = null_observer>
   pass_report run(module& m, Observer&& obs = {}) const {
     pass_report rep;
     rep.pass = std::string(pass_name);
-    detail::allocate_with_loop(m, rep, opt_, detail::deadline_after(opt_.timeout_seconds), spill_, obs);
+    detail::allocate_with_loop(m, rep, detail::geometry_for(psum_, m.tgt), detail::geometry_for(sb_, m.tgt), opt_,
+                               detail::deadline_after(opt_.timeout_seconds), spill_, obs);
     return rep;
   }
 
  private:
   allocator_options opt_;
   Spill spill_;
+  std::optional<PsumGeometry> psum_;  // nothing: made from the module's target at each run
+  std::optional<SbGeometry> sb_;
 };
 
 using coloring_allocator_with_loop = basic_coloring_allocator_with_loop<>;

@@ -1,5 +1,5 @@
 // gca/engine/space_attempt.hpp — one coloring attempt of one memory over a linearized function, as data:
-// the liveness it was computed on, the graph's nodes (webs, blockers, a block of laid-out webs), their
+// the geometry it colors in, the liveness it was computed on, the graph's nodes (webs, blockers, a block of laid-out webs), their
 // extents, costs, pins and live ranges, the coalesced pairs, the graph and the coloring.
 // engine/space_colorer.hpp fills it (color_space) and commits it (commit_space); engine/coalesce.hpp
 // merges its nodes; the spill fixpoint and the spill policies read it.
@@ -11,6 +11,7 @@
 #include <vector>
 
 #include <gca/engine/colorer.hpp>
+#include <gca/engine/geometry_ref.hpp>
 #include <gca/graph/interference.hpp>
 #include <gca/ir/types.hpp>
 #include <gca/liveness/live_ranges.hpp>
@@ -20,6 +21,7 @@ namespace gca {
 
 /// The outcome of one attempt: the liveness it was computed on, the graph's nodes, and the coloring.
 struct space_attempt {
+  std::optional<geometry_ref> geometry;        // what it colors in (the spill policy measures pressure so)
   liveness live;
   liveness_key live_key;                        // what `live` was computed on (with a liveness_cache)
   std::vector<web_id> node_web;                 // graph node -> web (no_web: untouched tensor, blocker)

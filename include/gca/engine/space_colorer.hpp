@@ -104,6 +104,7 @@ space_attempt color_space(const linearized_function& lf, const space_filter& fil
                           engine_kind engine = engine_kind::chaitin_briggs, unsigned threads = 1,
                           pass_cache* cache = nullptr) {
   space_attempt a;
+  a.geometry = geom;
   const function& f = lf.work();
   // first defs, last uses, loads, memloc_split, live ranges, costs
   a.live = cache ? cache->liveness.take(lf, a.live_key) : analyze_liveness(lf);

@@ -20,6 +20,7 @@
 #include <span>
 #include <string_view>
 
+#include <gca/ir/target.hpp>
 #include <gca/ir/types.hpp>
 
 namespace gca {
@@ -75,6 +76,13 @@ struct placed_neighbor {
  *      |{ p in C(e) : overlaps(e, p, f, q) }| <= max_blocked(e, f).
  *   5. fits(e) == (candidates(e) > 0); legal(e, p) for every p select returns; end(e, p) <= capacity()
  *      for every legal p; candidates(e) == unbounded only if capacity() == unbounded.
+ *   6. Footprints, for a model without a rectangle view (geometry/rect_layout.hpp; DRAM, REG, a user's
+ *      memory): e at a legal p takes [p.offset, end(e, p)) of the linear measure, an interval of length
+ *      end(e, {0, 0}) inside [0, capacity()), and two placements that do not overlap take disjoint
+ *      intervals. (linear_dram: bytes; registers: one register number.) So the footprints of tensors
+ *      live at one point sum to at most capacity() in any placement: the spill policy measures pressure
+ *      so (spill/victims.hpp), and a point above it is the fixpoint's proof that no placement exists
+ *      (spill/fixpoint.hpp).
  *
  * Why 3 + 4 make simplify sound (the generalization of Chaitin's "degree < K"): let N be the neighbors
  * of node v that may be placed before v. If  sum_{n in N} max_blocked(e_v, e_n) < candidates(e_v), then
@@ -98,5 +106,18 @@ concept GeometryPolicy =
       { g.end(e, p) } -> std::same_as<std::uint64_t>;
       { g.capacity() } -> std::same_as<std::uint64_t>;
     };
+
+/**
+ * @brief A geometry the drivers can make from the module's target alone.
+ *
+ * `G::for_target(t)` (static, returns G): the memory `G::space` of target `t` as this model sees it. The
+ * allocators (drivers/coloring_allocator.hpp) make their geometry so at each run unless they were given
+ * one; a model without it (its facts are not in `target`) is given to the allocator's constructor.
+ * Models: the four standard geometries.
+ */
+template <class G>
+concept TargetGeometry = GeometryPolicy<G> && requires(const target& t) {
+  { G::for_target(t) } -> std::same_as<G>;
+};
 
 }  // namespace gca

@@ -42,6 +42,7 @@ class psum_banks {
   /// The PSUM of a target (bank spanning as the target says).
   explicit psum_banks(const target& t)
       : psum_banks(t.sb_partitions, t.psum_banks, t.psum_bank_bytes, t.psum_alignment, t.psum_may_span_banks) {}
+  static psum_banks for_target(const target& t) { return psum_banks(t); }
 
   std::uint32_t partitions() const noexcept { return partitions_; }
   std::uint32_t banks() const noexcept { return banks_; }

@@ -43,6 +43,7 @@ class scratchpad_2d {
   }
   /// The allocator-usable SBUF of a target.
   explicit scratchpad_2d(const target& t) : scratchpad_2d(t.sb_partitions, t.sb_usable, t.sb_alignment) {}
+  static scratchpad_2d for_target(const target& t) { return scratchpad_2d(t); }
 
   std::uint32_t partitions() const noexcept { return partitions_; }
   std::uint64_t capacity() const noexcept { return bytes_; }  // bytes per partition

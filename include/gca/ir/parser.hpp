@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <limits>
 #include <optional>
+#include <span>
 #include <sstream>
 #include <string>
 #include <string_view>
@@ -26,6 +27,10 @@ namespace gca {
 
 struct parse_options {
   std::uint32_t max_loop_depth = 4096;  // deeper nests are refused with a clear error
+  // Targets that `target=NAME` may name besides trn1, trn2 and trn3 (a user's accelerator,
+  // examples/custom_accelerator.cpp); tensors are checked against the named one's rules. The first of a
+  // name wins, and a known name is never shadowed.
+  std::span<const target> targets = {};
 };
 
 namespace detail {
@@ -190,8 +195,14 @@ class text_parser {
   void parse_module_line(module& m) {
     m.name = std::string(identifier(1, "a module name"));
     const token& t = key_value(2, "target");
-    auto tg = find_target(t.text);
-    if (!tg) fail(t, "unknown target " + quote(t) + " (known: trn1, trn2, trn3)");
+    std::optional<target> tg = find_target(t.text);
+    for (const target& user : opt_.targets)
+      if (!tg && user.name == t.text) tg = user;
+    if (!tg) {
+      std::string known = "trn1, trn2, trn3";
+      for (const target& user : opt_.targets) known += ", " + std::string(user.name);
+      fail(t, "unknown target " + quote(t) + " (known: " + known + ")");
+    }
     m.tgt = *tg;
     expect_end(5);
   }

@@ -7,11 +7,8 @@
 // in constant time (`insert_before` / `insert_after`); `commit()` rebuilds a function in chain order.
 // The caller's function is never touched, so an allocation that fails leaves it as it was.
 //
-// Models (catalogue):
-//   opaque_loops     the plain family (SB_Allocator::linearize): a loop is ONE point; everything its
-//                    body reads or writes is attributed to that point.
-//   flattened_loops  the with-loop family (flattern_loop): the loop's point is followed, in place, by
-//                    its body's points, recursively for nested loops.
+// The policy decides, loop by loop, whether a loop is one opaque point or is followed by its body's
+// points (linearize/policy.hpp lists the models: opaque_loops, flattened_loops, flatten_up_to<N>).
 //
 // As in the Neuron allocator, linearization does not number the points: `renumber_locations()` walks the chain and
 // gives dense ids (1..N; 0 is function entry and N+1 function exit).
@@ -60,10 +57,9 @@ class linearized_function {
     return make(function(f), policy);
   }
   template <LinearizationPolicy L>
-  static linearized_function make(function&& f, L = {}) {
+  static linearized_function make(function&& f, L policy = {}) {
     linearized_function lf;
     lf.work_ = std::move(f);
-    lf.flattened_ = L::flattens_loops;
     const function& w = lf.work_;
     std::vector<inst_id> open;  // enclosing loops
     for (inst_id k = 0; k < w.insts.size();) {
@@ -74,12 +70,15 @@ class linearized_function {
       n.loop = open.empty() ? no_inst : open.back();
       n.depth = static_cast<std::uint32_t>(open.size());
       lf.chain_.push_back(n);
-      if (i.is_loop() && !L::flattens_loops) {
+      if (i.is_loop() && !policy.flattens(w, k)) {
         n.opaque_loop = true;
         k = i.end;  // the body is attributed to this one point
         continue;
       }
-      if (i.is_loop()) open.push_back(k);
+      if (i.is_loop()) {
+        open.push_back(k);
+        lf.flattened_ = true;
+      }
       ++k;
     }
     lf.loop_of_ = loop_parents(w);
@@ -87,6 +86,7 @@ class linearized_function {
     return lf;
   }
 
+  /// Whether some loop was flattened (its body's points follow its own).
   bool flattened() const noexcept { return flattened_; }
 
   /// A tied tensor's writes join the web of its reads at the same point (as `+=` does): spill code

@@ -60,9 +60,13 @@ struct liveness {
 
 namespace detail {
 
+/// "No index" for the 32-bit indices below: no operand slot (the synthetic entry write / exit read), no
+/// enclosing scope, no earlier write.
+inline constexpr std::uint32_t no_index = ~std::uint32_t{0};
+
 struct live_event {
   program_point point;
-  std::uint32_t slot;  // operand slot in work(), or ~0u for the synthetic entry write / exit read
+  std::uint32_t slot;  // operand slot in work(), or no_index for the synthetic entry write / exit read
   bool is_def;
   bool tied;           // def only: joins the web of the reads of the same tensor at the same point
   bool rmw = false;    // def only: written by `+=` (an accumulation)
@@ -72,7 +76,7 @@ struct loop_scope {
   program_point begin;  // the loop's own point; its body is (begin, end)
   program_point end;    // one past the last body point
   std::uint64_t trips;
-  std::uint32_t parent;  // enclosing scope, or ~0u
+  std::uint32_t parent;  // enclosing scope, or no_index
 };
 
 struct union_find {
@@ -110,7 +114,7 @@ struct event_table {
   std::vector<program_point> slot_point;   // per operand slot: its point
   std::vector<std::pair<std::uint32_t, std::uint32_t>> alias;  // opaque loops: (slot, representative slot)
   std::vector<loop_scope> scopes;          // flattened loops
-  std::vector<std::uint32_t> point_scope;  // per point: its innermost flattened loop scope, or ~0u
+  std::vector<std::uint32_t> point_scope;  // per point: its innermost flattened loop scope, or detail::no_index
 };
 
 /// Walks the chain once (find_first_defs / find_last_uses): one event per operand slot at its point,
@@ -119,7 +123,7 @@ class event_collector {
  public:
   explicit event_collector(const linearized_function& lf)
       : lf_(lf), f_(lf.work()), parent_(loop_parents(f_)), loop_weight_(f_.insts.size(), 1.0), state_(f_.tensors.size()),
-        rep_of_tensor_(f_.tensors.size(), none) {
+        rep_of_tensor_(f_.tensors.size(), no_index) {
     // Weights: product of the trip counts of the loops around each original instruction.
     for (inst_id k = 0; k < f_.insts.size(); ++k)
       if (f_.insts[k].is_loop())
@@ -127,18 +131,18 @@ class event_collector {
     flat_.reserve(f_.operands.size() + f_.tensors.size());
     t_.slot_weight.assign(f_.operands.size(), 0.0);
     t_.slot_point.assign(f_.operands.size(), 0);
-    t_.point_scope.assign(lf.points() + 2, none);
+    t_.point_scope.assign(lf.points() + 2, no_index);
     if (!lf.flattened()) t_.alias.reserve(f_.operands.size());  // at most one per slot: no regrowth at 10^6 points
   }
 
   event_table run() {
     const auto exit_point = static_cast<program_point>(lf_.points() + 1);
     for (tensor_id t = 0; t < f_.tensors.size(); ++t)
-      if (f_.tensors[t].kind == tensor_kind::input) flat_.push_back({t, {0, none, true, false}});
+      if (f_.tensors[t].kind == tensor_kind::input) flat_.push_back({t, {0, no_index, true, false}});
     for (const chain_node& node : lf_.chain()) {
       watchdog_tick();  // gca/watchdog.hpp: a caller's deadline holds here too (10^6 points take a while)
       close_loops(node.point, node.depth);
-      t_.point_scope[node.point] = open_.empty() ? none : open_.back();
+      t_.point_scope[node.point] = open_.empty() ? no_index : open_.back();
       const instruction& i = f_.insts[node.inst];
       if (i.is_loop() && !node.opaque_loop) open_loop(node, i);
       else if (node.opaque_loop) opaque_loop(node, i);
@@ -146,18 +150,17 @@ class event_collector {
     }
     close_loops(exit_point, 0);
     for (tensor_id t = 0; t < f_.tensors.size(); ++t)
-      if (f_.tensors[t].kind == tensor_kind::output) flat_.push_back({t, {exit_point, none, false, false}});
+      if (f_.tensors[t].kind == tensor_kind::output) flat_.push_back({t, {exit_point, no_index, false, false}});
     group_by_tensor();
     return std::move(t_);
   }
 
  private:
-  static constexpr std::uint32_t none = ~0u;
   // Scratch for opaque loops, per tensor.
   struct opaque_state {
     std::uint8_t first = 0;  // 0 untouched, 1 first touched by a read, 2 by a write
     bool rmw = false;
-    std::uint32_t read_slot = ~0u, write_slot = ~0u;
+    std::uint32_t read_slot = no_index, write_slot = no_index;
   };
 
   double weight_in(inst_id loop) const { return loop == no_inst ? 1.0 : loop_weight_[loop]; }
@@ -172,7 +175,7 @@ class event_collector {
   }
 
   void open_loop(const chain_node& node, const instruction& i) {
-    t_.scopes.push_back({node.point, 0, i.trips, open_.empty() ? none : open_.back()});
+    t_.scopes.push_back({node.point, 0, i.trips, open_.empty() ? no_index : open_.back()});
     open_.push_back(static_cast<std::uint32_t>(t_.scopes.size() - 1));
     open_depth_.push_back(node.depth + 1);
   }
@@ -196,8 +199,8 @@ class event_collector {
           st.first = write ? 2 : 1;
           touched_.push_back(t);
         }
-        if (write && st.write_slot == none) st.write_slot = s;
-        if (!write && st.read_slot == none) st.read_slot = s;
+        if (write && st.write_slot == no_index) st.write_slot = s;
+        if (!write && st.read_slot == no_index) st.read_slot = s;
         if (write && b.rmw) st.rmw = true;
         t_.alias.push_back({s, t});
       };
@@ -211,7 +214,7 @@ class event_collector {
       if (state_[t].first == 1) flat_.push_back({t, {p, state_[t].read_slot, false, false}});
     for (tensor_id t : touched_) {
       opaque_state& st = state_[t];
-      if (st.write_slot != none) flat_.push_back({t, {p, st.write_slot, true, st.first == 1, st.rmw}});
+      if (st.write_slot != no_index) flat_.push_back({t, {p, st.write_slot, true, st.first == 1, st.rmw}});
       // Every slot of t in the body belongs to the web of t's event at this point.
       rep_of_tensor_[t] = st.first == 1 ? st.read_slot : st.write_slot;
       st = opaque_state{};
@@ -271,31 +274,30 @@ struct reaching {
 /// write around the back edge and keeps the value live to its end.
 inline void reach_read(const event_table& t, const std::vector<std::uint32_t>& defs_idx, std::uint32_t k,
                        std::size_t n_points, reaching& r) {
-  constexpr std::uint32_t none = ~0u;
   const std::vector<live_event>& ev = t.ev;
-  // Last write strictly before point p (index into ev), or none.
+  // Last write strictly before point p (index into ev), or no_index.
   auto last_def_before = [&](program_point p) -> std::uint32_t {
     auto it = std::partition_point(defs_idx.begin(), defs_idx.end(), [&](std::uint32_t d) { return ev[d].point < p; });
-    return it == defs_idx.begin() ? none : *(it - 1);
+    return it == defs_idx.begin() ? no_index : *(it - 1);
   };
   program_point cur = ev[k].point;
   program_point hi = cur + 1;
-  std::uint32_t s = cur <= n_points ? t.point_scope[cur] : none;
+  std::uint32_t s = cur <= n_points ? t.point_scope[cur] : no_index;
   program_point lo_start = 0;  // no write found: live-in (an input's entry write, or an undefined read: be safe)
   for (;;) {
-    const program_point lo = s == none ? 0 : t.scopes[s].begin + 1;
+    const program_point lo = s == no_index ? 0 : t.scopes[s].begin + 1;
     const std::uint32_t d = last_def_before(cur);
-    if (d != none && ev[d].point >= lo) {
+    if (d != no_index && ev[d].point >= lo) {
       r.uf.unite(k, d);
       lo_start = ev[d].point;
       break;
     }
-    if (s == none) break;
+    if (s == no_index) break;
     const loop_scope& sc = t.scopes[s];
     if (sc.trips > 1) {
       hi = std::max(hi, sc.end);
       const std::uint32_t back = last_def_before(sc.end);  // the write the back edge carries
-      if (back != none && ev[back].point >= lo) r.uf.unite(k, back);
+      if (back != no_index && ev[back].point >= lo) r.uf.unite(k, back);
     }
     cur = sc.begin;
     s = sc.parent;
@@ -332,7 +334,6 @@ inline reaching reaching_writes(const event_table& t, std::size_t n_tensors, std
 /// first appearance by tensor then event; each web's pieces of range. Returns each event's web.
 inline std::vector<web_id> form_webs(const function& f, const event_table& t, reaching& r, liveness& out,
                                      std::vector<std::vector<interval>>& pieces) {
-  constexpr std::uint32_t none = ~0u;
   std::vector<web_id> root_web(t.ev.size(), no_web);
   for (tensor_id x = 0; x < f.tensors.size(); ++x) {
     if (kept_whole(f.tensors[x]))  // never split (see kept_whole)
@@ -355,12 +356,12 @@ inline std::vector<web_id> form_webs(const function& f, const event_table& t, re
       w.last_use = std::max(w.last_use, e.point);
       if (e.is_def) {
         ++w.defs;
-        if (e.slot == none) w.live_in = true;
+        if (e.slot == no_index) w.live_in = true;
         if (e.rmw) w.accumulates = true;
         pieces[wid].push_back({e.point, e.point + 1});
       } else {
         ++w.uses;
-        if (e.slot == none) w.live_out = true;
+        if (e.slot == no_index) w.live_out = true;
         pieces[wid].push_back(r.read_span[k]);
       }
     }
@@ -373,10 +374,9 @@ inline std::vector<web_id> form_webs(const function& f, const event_table& t, re
 /// Each operand slot's web (opaque loops' slots through their representative), and each web's spill
 /// cost: the bytes every slot would move, weighted by how often it runs.
 inline void assign_slots(const function& f, const event_table& t, const std::vector<web_id>& event_web, liveness& out) {
-  constexpr std::uint32_t none = ~0u;
   out.slot_web.assign(f.operands.size(), no_web);
   for (std::uint32_t k = 0; k < t.ev.size(); ++k)
-    if (t.ev[k].slot != none) out.slot_web[t.ev[k].slot] = event_web[k];
+    if (t.ev[k].slot != no_index) out.slot_web[t.ev[k].slot] = event_web[k];
   for (const auto& [slot, rep] : t.alias) out.slot_web[slot] = out.slot_web[rep];
   for (std::uint32_t s = 0; s < f.operands.size(); ++s) {
     const web_id w = out.slot_web[s];

@@ -61,19 +61,26 @@ class pass_registry {
   std::map<std::string, factory> factories_;  // ordered: names() is deterministic
 };
 
-namespace detail {
-
+/// A pass named `name` that runs allocator `a` (an instantiation of coloring_allocator or of the with-loop
+/// driver, with any policies), logging the Neuron allocator's lines to `log` when set. How a user's
+/// allocator joins a pass_registry (`add`) and so the pipelines: examples/custom_accelerator.cpp
+/// registers its accumulator allocator under "coloring_allocator_psum".
 template <class Allocator>
-backend_pass wrap_allocator(std::string name, const pass_options& opt) {
-  Allocator a(opt.alloc);
-  std::ostream* log = opt.log;
-  return {std::move(name), [a, log](module& m) {
+backend_pass allocator_pass(std::string name, Allocator a, std::ostream* log = nullptr) {
+  return {std::move(name), [a = std::move(a), log](module& m) {
             if (log) {
               stream_observer obs{log};
               return a.run(m, obs);
             }
             return a.run(m);
           }};
+}
+
+namespace detail {
+
+template <class Allocator>
+backend_pass wrap_allocator(std::string name, const pass_options& opt) {
+  return allocator_pass(std::move(name), Allocator(opt.alloc), opt.log);
 }
 
 /// wrap_allocator of registration k (run time) over the table's allocator types (compile time).

@@ -29,7 +29,8 @@ struct liveness;            // liveness/live_ranges.hpp
  * @brief A spill policy for the fixpoint of spill/fixpoint.hpp.
  *
  * Requirements, for `const S s` (the fixpoint holds the policy by const reference), a numbered linearized_function `lf`, the failed attempt `a` (a.complete() is
- * false), its space_filter `f`, the module's target `t` and the spill_state `st`:
+ * false; `*a.geometry` is the geometry it colored in, which a policy measures pressure against), its
+ * space_filter `f`, the module's target `t` and the spill_state `st`:
  *   S::name                         string_view  for logs
  *   s.spill(lf, a, f, t, st)        size_t       edit `lf` (insert spill code, rename reads) and return the
  *                                                number of webs spilled; 0 means "spilling can't help".

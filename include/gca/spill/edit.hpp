@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <optional>
 #include <set>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -78,28 +79,27 @@ inline bool body_reads_first(const function& f, inst_id l, const std::vector<web
   return false;
 }
 
-/// The chain nodes that touch web w, in chain order, with what each does with it; and the flattened
-/// loops' own nodes (for hoisted reloads), in chain order too.
+/// The chain nodes that touch web w, in chain order, with what each does with it and the operand slots
+/// that name it (CSR: node j's are slots[slot_begin[j] .. slot_begin[j + 1])), so the edit renames
+/// without walking the operands again; and the flattened loops' own nodes (for hoisted reloads), in
+/// chain order too.
 struct web_touches {
   std::vector<chain_node*> nodes;
   std::vector<std::uint8_t> reads, writes;
+  std::vector<std::uint32_t> slot_begin{0};
+  std::vector<std::uint32_t> slots;
   std::vector<std::pair<inst_id, chain_node*>> loop_nodes;
+
+  std::span<const std::uint32_t> slots_of(std::size_t j) const {
+    return {slots.data() + slot_begin[j], slot_begin[j + 1] - slot_begin[j]};
+  }
 };
 
-/// Does any operand of instructions [first, last) belong to web w?
-inline bool touches_web(const function& f, inst_id first, inst_id last, const std::vector<web_id>& slot_web, web_id w) {
-  for (inst_id k = first; k < last; ++k) {
-    const instruction& b = f.insts[k];
-    for (std::uint32_t s = b.first_operand; s < b.first_operand + b.n_outputs + b.n_inputs; ++s)
-      if (s < slot_web.size() && slot_web[s] == w) return true;
-  }
-  return false;
-}
-
-/// Collects the touching nodes first (editing while walking would visit the inserted nodes), then what
-/// each reads and writes. In an opaque loop the body may read what it wrote in the previous iteration:
-/// the liveness said so by tying the write to a read at this point; a body that writes first reads
-/// nothing in.
+/// One walk of the chain, before any edit (editing while walking would visit the inserted nodes): per
+/// node, the operand slots of web w in its instructions (an opaque loop's whole body), and whether it
+/// reads and writes the web. In an opaque loop the body may read what it wrote in the previous
+/// iteration: the liveness said so by tying the write to a read at this point; a body that writes
+/// first reads nothing in.
 inline web_touches collect_touches(linearized_function& lf, const std::vector<web_id>& slot_web, web_id w) {
   const function& f = lf.work();
   web_touches t;
@@ -109,27 +109,25 @@ inline web_touches collect_touches(linearized_function& lf, const std::vector<we
       t.loop_nodes.emplace_back(n.inst, &n);
       continue;
     }
-    if (touches_web(f, n.inst, n.opaque_loop ? i.end : n.inst + 1, slot_web, w)) t.nodes.push_back(&n);
-  }
-  t.reads.assign(t.nodes.size(), 0);
-  t.writes.assign(t.nodes.size(), 0);
-  for (std::size_t j = 0; j < t.nodes.size(); ++j) {
-    const chain_node* n = t.nodes[j];
-    const inst_id last = n->opaque_loop ? f.insts[n->inst].end : n->inst + 1;
+    const std::size_t first = t.slots.size();
     bool reads = false, writes = false;
-    for (inst_id k = n->inst; k < last; ++k) {
+    for (inst_id k = n.inst; k < (n.opaque_loop ? i.end : n.inst + 1); ++k) {
       const instruction& b = f.insts[k];
       if (b.is_loop()) continue;
       for (std::uint32_t s = b.first_operand; s < b.first_operand + b.n_outputs + b.n_inputs; ++s) {
         if (s >= slot_web.size() || slot_web[s] != w) continue;
+        t.slots.push_back(s);
         const bool out = s < b.first_operand + b.n_outputs;
         if (out) writes = true;
         if (!out || b.rmw) reads = true;
       }
     }
-    if (n->opaque_loop && reads && writes) reads = body_reads_first(f, n->inst, slot_web, w);
-    t.reads[j] = reads ? 1 : 0;
-    t.writes[j] = writes ? 1 : 0;
+    if (t.slots.size() == first) continue;
+    if (n.opaque_loop && reads && writes) reads = body_reads_first(f, n.inst, slot_web, w);
+    t.nodes.push_back(&n);
+    t.reads.push_back(reads ? 1 : 0);
+    t.writes.push_back(writes ? 1 : 0);
+    t.slot_begin.push_back(static_cast<std::uint32_t>(t.slots.size()));
   }
   return t;
 }
@@ -219,16 +217,9 @@ struct spill_edit {
     return r;
   }
 
-  /// The web's operands in node n (its whole body for an opaque loop) now name temporary r.
-  void rename_operands(const chain_node& n, tensor_id r) {
-    function& f = lf.work();
-    const inst_id last = n.opaque_loop ? f.insts[n.inst].end : n.inst + 1;
-    for (inst_id k = n.inst; k < last; ++k) {
-      const instruction& b = f.insts[k];
-      if (b.is_loop()) continue;
-      for (std::uint32_t s = b.first_operand; s < b.first_operand + b.n_outputs + b.n_inputs; ++s)
-        if (s < a.live.slot_web.size() && a.live.slot_web[s] == w) f.operands[s] = r;
-    }
+  /// The web's operands in one touching node (collect_touches found them) now name temporary r.
+  void rename_operands(std::span<const std::uint32_t> slots, tensor_id r) {
+    for (std::uint32_t s : slots) lf.work().operands[s] = r;
   }
 
   /// r = reload slot (or load source) before `before`, weighted by the loop `weight_loop` it runs in.
@@ -274,7 +265,7 @@ inline void insert_spill_code(linearized_function& lf, const space_attempt& a, w
       r = e.new_temporary(t.reads[j] && t.writes[j]);
       if (hoist[j] != no_inst) hoisted.emplace_back(hoist[j], r);
     }
-    e.rename_operands(n, r);
+    e.rename_operands(t.slots_of(j), r);
     if (new_reload) {
       if (hoist[j] != no_inst) {
         // Before the loop's own node (loop_nodes is in chain order, so ids are sorted).

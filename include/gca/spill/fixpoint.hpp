@@ -11,6 +11,10 @@
 //             live_range), build, find_costs, simplify, select   (engine/space_colorer.hpp)
 //             complete?  -> commit, return
 //             otherwise  -> create_eintervals + insert_spill_code (the policy), goto restart
+//
+// The loop is detail::space_fixpoint::run, one named step per line: unplaceable_alone, then per round
+// placed_by_primary_search (-O7), color_space, colored, pinned_conflict, rescued (the exact search of
+// SB and PSUM, or its proof), spilled (the policy; refuse when nothing can be spilled).
 #pragma once
 
 #include <algorithm>
@@ -34,6 +38,7 @@
 #include <gca/spill/dram_peak.hpp>
 #include <gca/spill/place_or_prove.hpp>
 #include <gca/spill/report.hpp>
+#include <gca/spill/victims.hpp>
 
 namespace gca {
 
@@ -80,12 +85,44 @@ inline std::string gave_up_message(memory_type m, const std::vector<std::string>
          " without finding a placement or proving that none exists";
 }
 
+/// The message when the colorer left tensors unplaced in a memory no exact search covers (DRAM and REG,
+/// which have nowhere to spill; a user's geometry without a rectangle view), nothing more can be spilled,
+/// and no instruction needs more than the memory holds: a placement may exist, so nothing is claimed.
+inline std::string colorer_gave_up_message(memory_type m, const std::vector<std::string>& names) {
+  std::string s = "couldn't allocate every tensor in " + std::string(log_name(m));
+  if (!names.empty()) {
+    s += " (";
+    for (std::size_t k = 0; k < names.size(); ++k) s += (k ? ", %" : "%") + names[k];
+    s += ")";
+  }
+  return s + ": the colorer found no place for them and nothing more can be spilled; no instruction needs more "
+             "than the memory holds, so this is not a proof that no placement exists";
+}
+
+/// In a memory measured in one dimension (DRAM: bytes; REG: registers), is some point over-full whatever
+/// goes where? Every node live at a point (pinned ones and other cores' bytes included) needs its own
+/// bytes, or its own register, below geom.capacity() (GeometryPolicy, requirement 6), so a live total
+/// above the capacity is a proof that no placement exists. Sums of integers below 2^53 are exact.
+inline bool linear_over_full(const space_attempt& a, const geometry_ref& geom) {
+  detail::pressure_measure pm = detail::measure_of(geom);
+  // Starts are aligned, so no two tensors share an alignment unit: each needs its size rounded up (the
+  // block of whole-function webs is measured so), within the capacity rounded up.
+  const std::uint64_t align = std::max<std::uint64_t>(1, geom.linear_alignment().value_or(1));
+  const std::uint64_t cap = geom.capacity();
+  pm.capacity = static_cast<double>(cap == unbounded ? cap : (cap + align - 1) / align * align);
+  const std::size_t n_points = a.live.points + 2;
+  const std::vector<double> pressure = detail::pressure_profile(a, pm, n_points);
+  for (std::size_t p = 0; p < n_points; ++p)
+    if (pm.over(pressure[p])) return true;
+  return false;
+}
+
 /// Why the fixpoint stops when nothing more can be spilled (and no proof ended it earlier).
 enum class refusal {
   search_gave_up,   // the exact search ran and proved nothing: say so, never "can't help"
   search_off,       // a rectangle memory with the search off: nothing is proved
-  over_full,        // the policy's over-full point: the live area there exceeds the memory, whatever is spilled
-  not_rectangular,  // a memory without a rectangle view (registers, a user geometry): no search exists, the policy names its tensors
+  over_full,        // an over-full point: the live area there exceeds the memory, whatever is spilled
+  colorer_gave_up,  // no rectangle view (DRAM, REG, a user geometry), no over-full point: nothing is proved
 };
 
 /// The error of such a stop, naming the user's tensors. (The policy's own over-full point is an area
@@ -102,11 +139,227 @@ inline std::string nothing_left_message(refusal why, memory_type m, const std::v
     case refusal::over_full:
       return cant_help_message(m, names) +
              ": their area at one instruction exceeds the memory, and none of them can be spilled there";
-    case refusal::not_rectangular:
+    case refusal::colorer_gave_up:
       break;
   }
-  return cant_help_message(m, names);
+  return colorer_gave_up_message(m, names);
 }
+
+namespace detail {
+
+/// One run of the fixpoint, as named steps over its shared state; allocate_space below is the loop. Each
+/// step that ends the run returns true with the report final (placed, or refused with its message).
+template <SpillPolicy Spill, class Observer>
+class space_fixpoint {
+ public:
+  space_fixpoint(linearized_function& lf, const target& tgt, const space_filter& filter, geometry_ref geom,
+                 const Spill& spill, Observer& obs, const space_options& opt)
+      : lf_(lf), tgt_(tgt), filter_(filter), geom_(geom), spill_(spill), obs_(obs), opt_(opt),
+        lay_(opt.search.enabled ? geom.rect() : std::nullopt),
+        search_until_(search_deadline(opt.search, std::chrono::steady_clock::now(), opt.deadline)) {
+    rep_.memory = filter.memory;
+    rep_.space = filter.space;
+    rep_.spills.no_spill.assign(lf.work().tensors.size(), 0);
+  }
+
+  space_report run() {
+    obs_.will_allocate(filter_.memory);
+    if (unplaceable_alone()) return std::move(rep_);
+    for (;;) {
+      if (std::chrono::steady_clock::now() > opt_.deadline) throw timeout_error();
+      ++rep_.iterations;
+      lf_.renumber_locations();
+      if (placed_by_primary_search()) return std::move(rep_);
+      space_attempt a = color_space(lf_, filter_, geom_, opt_.variants, obs_, opt_.blockers, opt_.engine,
+                                    opt_.threads, opt_.cache);
+      if (colored(a) || pinned_conflict(a) || rescued(a) || !spilled(a)) return std::move(rep_);
+    }
+  }
+
+ private:
+  /// A tensor that fits nowhere even alone can't be helped by spilling others.
+  bool unplaceable_alone() {
+    for (const tensor& t : lf_.work().tensors)
+      if (filter_.colors(t) && !geom_.fits(t.shape)) rep_.unplaceable.push_back(t.name);
+    if (rep_.unplaceable.empty()) return false;
+    rep_.error = cant_help_message(filter_.memory, rep_.unplaceable);
+    return true;
+  }
+
+  /// Optlevel 7: the exact search places the space; coloring is the fallback. Later rounds get a tenth of
+  /// the node budget (the first decides whether any spill is needed).
+  bool placed_by_primary_search() {
+    if (!lay_ || !opt_.search.primary) return false;
+    rescue r = place_or_prove(lf_, filter_, geom_, *lay_, opt_.blockers, round_budget(), search_until_,
+                              spillable_fn(), false);
+    rep_.search_nodes += r.search_nodes;
+    if (rep_.search_outcome.empty()) rep_.search_outcome = std::string(to_string(r.spill_free));
+    if (!r.placed) return false;
+    rep_.placed_by = r.by_linear_scan ? "linear scan" : "exact search";
+    rep_.heuristic = "exact-search";
+    rep_.peak = r.placed->result->peak;
+    rep_.nodes = r.placed->node_web.size();
+    finish(*r.placed);
+    return true;
+  }
+
+  /// The colorer's attempt: record its figures; when it placed everything, commit (at -O7, DRAM's peak
+  /// first lowered by the 1-D exact search, spill/dram_peak.hpp).
+  bool colored(space_attempt& a) {
+    rep_.heuristic = name(a.result->options);
+    rep_.peak = a.result->peak;
+    rep_.nodes = a.result->stats.nodes;
+    rep_.edges = a.result->stats.edges;
+    rep_.placed_by = "coloring";
+    if (!a.complete()) return false;
+    if (opt_.search.primary && opt_.search.enabled && geom_.space() == memory_type::dram) {
+      rep_.peak_search = lower_linear_peak(lf_, filter_, geom_, opt_.blockers, opt_.search, opt_.deadline, a);
+      rep_.search_nodes += rep_.peak_search->nodes;
+      if (rep_.peak_search->peak < rep_.peak) {
+        rep_.placed_by = "exact search";
+        rep_.heuristic = "exact-search";
+        rep_.peak = rep_.peak_search->peak;
+        rep_.nodes = a.node_web.size();
+      }
+    }
+    finish(a);
+    return true;
+  }
+
+  /// Two pinned tensors overlap while both live: no spill moves a pin.
+  bool pinned_conflict(const space_attempt& a) {
+    if (a.result->pinned_conflicts.empty()) return false;
+    const auto [u, v] = a.result->pinned_conflicts.front();
+    auto who = [&](node_id x) {
+      return a.node_tensor[x] == no_tensor ? std::string("<memory of another core>")
+                                           : lf_.work().tensors[a.node_tensor[x]].name;
+    };
+    rep_.unplaceable = {who(u), who(v)};
+    rep_.error = cant_help_message(filter_.memory, rep_.unplaceable) + ": pinned tensors overlap while both live";
+    return true;
+  }
+
+  /// SB and PSUM: before spilling anything, the exact search (spill/place_or_prove.hpp) places the space,
+  /// or chooses victims that make a placement possible (kept for the policy in spill_state::guided). Once
+  /// a space has spent `total_nodes`, or past `search_until` (search_options::seconds, time_share), it
+  /// runs only to prove a refusal.
+  bool rescued(const space_attempt& a) {
+    search_.reset();
+    proof_.reset();
+    const bool budget_left =
+        rep_.search_nodes < opt_.search.total_nodes && std::chrono::steady_clock::now() < search_until_;
+    if (!lay_ || !budget_left) return false;
+    search_ = place_or_prove(lf_, filter_, geom_, *lay_, opt_.blockers, round_budget(), search_until_, spillable_fn());
+    rep_.search_nodes += search_->search_nodes;
+    if (search_->placed) {
+      rep_.placed_by = search_->by_linear_scan ? "linear scan" : "exact search";
+      rep_.peak = search_->placed->result->peak;
+      finish(*search_->placed);
+      return true;
+    }
+    rep_.spills.guided = search_->victims;
+    // A proof ends the fixpoint at once; asked before spilling when the search found no victims.
+    return search_->victims.empty() && proved_cant_help(a);
+  }
+
+  /// Lets the policy spill; returns false with the refusal when nothing can be spilled. A proof, asked
+  /// before refusing, ends the run (with the instruction of the original program named); when it found
+  /// that spilling every spillable web makes a placement possible, those are spilled instead.
+  bool spilled(const space_attempt& a) {
+    std::size_t n = spill_.spill(lf_, a, filter_, tgt_, rep_.spills);
+    if (n == 0 && lay_ && !proof_ && proved_cant_help(a)) return false;
+    if (n == 0 && proof_ && !proof_->victims.empty()) {
+      rep_.spills.guided = proof_->victims;
+      n = spill_.spill(lf_, a, filter_, tgt_, rep_.spills);
+    }
+    if (n == 0) refuse(a);
+    return n != 0;
+  }
+
+  /// prove_cant_help on this round's view; on a proof, the refusal names its tensors and what it proved.
+  bool proved_cant_help(const space_attempt& a) {
+    proof_ = prove_cant_help(lf_, filter_, geom_, *lay_, opt_.blockers, round_budget(), search_until_, spillable_fn());
+    rep_.search_nodes += proof_->search_nodes;
+    if (!proof_->proven) return false;
+    rep_.unplaceable = names_of(proof_->proof_tensors.empty() ? unplaced_tensors(a) : proof_->proof_tensors);
+    rep_.error = cant_help_message(filter_.memory, rep_.unplaceable) + ": " + proof_->proof +
+                 " (proved by the placement search)";
+    return true;
+  }
+
+  /// Nothing more can be spilled and no proof ended the run earlier. Names the user's tensors: the ones
+  /// over-filling a point if the policy found such a point, else the unplaced ones (a temporary as the
+  /// tensor it stands for). An over-full point is a proof: the policy's (webs it may not spill), or, in a
+  /// memory without a rectangle view, any (DRAM and REG have no next memory, so the policy measures
+  /// nothing there).
+  void refuse(const space_attempt& a) {
+    std::vector<tensor_id> who = rep_.spills.hopeless;
+    if (who.empty()) who = unplaced_tensors(a);
+    rep_.unplaceable = names_of(who);
+    const bool over_full = !rep_.spills.hopeless.empty() || (!geom_.rect() && linear_over_full(a, geom_));
+    const refusal why = lay_         ? refusal::search_gave_up
+                        : over_full  ? refusal::over_full
+                        : geom_.rect() ? refusal::search_off
+                                     : refusal::colorer_gave_up;
+    rep_.error = nothing_left_message(why, filter_.memory, rep_.unplaceable, rep_.search_nodes,
+                                      std::chrono::steady_clock::now() >= search_until_);
+  }
+
+  /// Commits a complete attempt and reports it.
+  void finish(space_attempt& a) {
+    obs_.did_color(filter_.memory, rep_.heuristic);
+    for (const auto& [w, v] : a.coalesced)
+      rep_.coalesced.emplace_back(lf_.work().tensors[a.live.webs[w].tensor].name,
+                                  lf_.work().tensors[a.node_tensor[v]].name);
+    rep_.split = commit_space(lf_, a, filter_, geom_);
+    if (opt_.cache) opt_.cache->liveness.give_back(std::move(a.live), std::move(a.live_key));
+    rep_.ok = true;
+    obs_.did_finish(filter_.memory, rep_.iterations, rep_.spills.cycles, rep_.spills.spilled_webs,
+                    rep_.spills.spilled_bytes);
+  }
+
+  /// The search's options this round: the full node budget in the first, a tenth later.
+  search_options round_budget() const {
+    search_options so = opt_.search;
+    if (rep_.iterations > 1) so.nodes = std::max<std::uint64_t>(1, so.nodes / 10);
+    return so;
+  }
+
+  /// Which webs the search may count as spillable: the policy's answer (spill/concept.hpp,
+  /// ReportsSpillable), or none.
+  auto spillable_fn() {
+    return [this](const space_attempt& x, web_id w) {
+      if constexpr (ReportsSpillable<Spill>)
+        return Spill::spillable(lf_.work(), x.live, w, filter_, rep_.spills);
+      else
+        return false;
+    };
+  }
+
+  /// The user's names of tensors (a temporary's original), sorted and unique.
+  std::vector<std::string> names_of(std::vector<tensor_id> who) const {
+    for (tensor_id& t : who) t = rep_.spills.original(t);
+    std::sort(who.begin(), who.end());
+    who.erase(std::unique(who.begin(), who.end()), who.end());
+    std::vector<std::string> names;
+    for (tensor_id t : who) names.push_back(lf_.work().tensors[t].name);
+    return names;
+  }
+
+  linearized_function& lf_;
+  const target& tgt_;
+  const space_filter& filter_;
+  geometry_ref geom_;
+  const Spill& spill_;
+  Observer& obs_;
+  const space_options& opt_;
+  const std::optional<rect_layout> lay_;  // the search's view of a rectangle memory (search on), else nothing
+  const std::chrono::steady_clock::time_point search_until_;
+  space_report rep_;
+  std::optional<rescue> search_, proof_;  // this round's search and proof, if they ran
+};
+
+}  // namespace detail
 
 /// allocate_space with the geometry behind a geometry_ref (its body is compiled once per spill policy
 /// and observer, not once per geometry).
@@ -114,157 +367,7 @@ template <SpillPolicy Spill, class Observer = null_observer>
 space_report allocate_space(linearized_function& lf, const target& tgt, const space_filter& filter,
                             geometry_ref geom, const Spill& spill, Observer& obs, const space_options& opt = {}) {
   const watchdog_scope watchdog(opt.deadline);  // fires inside an attempt too (simplify, select)
-  space_report rep;
-  rep.memory = filter.memory;
-  rep.space = filter.space;
-  obs.will_allocate(filter.memory);
-  rep.spills.no_spill.assign(lf.work().tensors.size(), 0);
-
-  // A tensor that fits nowhere even alone can't be helped by spilling others.
-  for (const tensor& t : lf.work().tensors)
-    if (filter.colors(t) && !geom.fits(t.shape)) rep.unplaceable.push_back(t.name);
-  if (!rep.unplaceable.empty()) {
-    rep.error = cant_help_message(filter.memory, rep.unplaceable);
-    return rep;
-  }
-
-  const std::optional<rect_layout> lay = opt.search.enabled ? geom.rect() : std::nullopt;
-  const auto search_until = search_deadline(opt.search, std::chrono::steady_clock::now(), opt.deadline);
-  auto spillable = [&](const space_attempt& x, web_id w) {
-    if constexpr (ReportsSpillable<Spill>)
-      return Spill::spillable(lf.work(), x.live, w, filter, rep.spills);
-    else
-      return false;
-  };
-  auto names_of = [&](std::vector<tensor_id> who) {
-    for (tensor_id& t : who) t = rep.spills.original(t);
-    std::sort(who.begin(), who.end());
-    who.erase(std::unique(who.begin(), who.end()), who.end());
-    std::vector<std::string> names;
-    for (tensor_id t : who) names.push_back(lf.work().tensors[t].name);
-    return names;
-  };
-  auto finish = [&](space_attempt& a) {
-    obs.did_color(filter.memory, rep.heuristic);
-    for (const auto& [w, v] : a.coalesced)
-      rep.coalesced.emplace_back(lf.work().tensors[a.live.webs[w].tensor].name,
-                                 lf.work().tensors[a.node_tensor[v]].name);
-    rep.split = commit_space(lf, a, filter, geom);
-    if (opt.cache) opt.cache->liveness.give_back(std::move(a.live), std::move(a.live_key));
-    rep.ok = true;
-    obs.did_finish(filter.memory, rep.iterations, rep.spills.cycles, rep.spills.spilled_webs,
-                   rep.spills.spilled_bytes);
-  };
-  for (;;) {
-    if (std::chrono::steady_clock::now() > opt.deadline) throw timeout_error();
-    ++rep.iterations;
-    lf.renumber_locations();
-    if (lay && opt.search.primary) {
-      // Optlevel 7: the exact search places the space; coloring is the fallback.
-      search_options so = opt.search;
-      if (rep.iterations > 1) so.nodes = std::max<std::uint64_t>(1, so.nodes / 10);
-      rescue r = place_or_prove(lf, filter, geom, *lay, opt.blockers, so, search_until, spillable, false);
-      rep.search_nodes += r.search_nodes;
-      if (rep.search_outcome.empty()) rep.search_outcome = std::string(to_string(r.spill_free));
-      if (r.placed) {
-        rep.placed_by = r.by_linear_scan ? "linear scan" : "exact search";
-        rep.heuristic = "exact-search";
-        rep.peak = r.placed->result->peak;
-        rep.nodes = r.placed->node_web.size();
-        finish(*r.placed);
-        return rep;
-      }
-    }
-    space_attempt a =
-        color_space(lf, filter, geom, opt.variants, obs, opt.blockers, opt.engine, opt.threads, opt.cache);
-    rep.heuristic = name(a.result->options);
-    rep.peak = a.result->peak;
-    rep.nodes = a.result->stats.nodes;
-    rep.edges = a.result->stats.edges;
-    rep.placed_by = "coloring";
-    if (a.complete()) {
-      if (opt.search.primary && opt.search.enabled && geom.space() == memory_type::dram) {
-        // Optlevel 7: the 1-D exact search lowers the colorer's peak (spill/dram_peak.hpp).
-        rep.peak_search = lower_linear_peak(lf, filter, geom, opt.blockers, opt.search, opt.deadline, a);
-        rep.search_nodes += rep.peak_search->nodes;
-        if (rep.peak_search->peak < rep.peak) {
-          rep.placed_by = "exact search";
-          rep.heuristic = "exact-search";
-          rep.peak = rep.peak_search->peak;
-          rep.nodes = a.node_web.size();
-        }
-      }
-      finish(a);
-      return rep;
-    }
-    const function& f = lf.work();
-    if (!a.result->pinned_conflicts.empty()) {
-      const auto [u, v] = a.result->pinned_conflicts.front();
-      auto who = [&](node_id x) {
-        return a.node_tensor[x] == no_tensor ? std::string("<memory of another core>") : f.tensors[a.node_tensor[x]].name;
-      };
-      rep.unplaceable = {who(u), who(v)};
-      rep.error = cant_help_message(filter.memory, rep.unplaceable) + ": pinned tensors overlap while both live";
-      return rep;
-    }
-    // SB and PSUM: before spilling anything, the exact search (spill/place_or_prove.hpp). The first
-    // round decides whether the kernel needs any spill at all: it gets the full budget, later rounds a
-    // tenth, and once a space has spent `total_nodes` the search only runs again to prove a refusal.
-    // Past `search_until` (search_options::seconds, time_share) every search gives up at once.
-    search_options so = opt.search;
-    if (rep.iterations > 1) so.nodes = std::max<std::uint64_t>(1, so.nodes / 10);
-    const bool budget_left = rep.search_nodes < opt.search.total_nodes && std::chrono::steady_clock::now() < search_until;
-    std::optional<rescue> r;
-    if (lay && budget_left) {
-      r = place_or_prove(lf, filter, geom, *lay, opt.blockers, so, search_until, spillable);
-      rep.search_nodes += r->search_nodes;
-      if (r->placed) {
-        rep.placed_by = r->by_linear_scan ? "linear scan" : "exact search";
-        rep.peak = r->placed->result->peak;
-        finish(*r->placed);
-        return rep;
-      }
-      rep.spills.guided = r->victims;
-    }
-    // A proof ends the fixpoint at once (with the instruction of the original program named): asked
-    // before spilling when the search found no victims, and in any case before refusing.
-    std::optional<rescue> proof;
-    auto refuse_with_proof = [&] {
-      rep.unplaceable = names_of(proof->proof_tensors.empty() ? unplaced_tensors(a) : proof->proof_tensors);
-      rep.error = cant_help_message(filter.memory, rep.unplaceable) + ": " + proof->proof + " (proved by the placement search)";
-      return rep;
-    };
-    if (r && r->victims.empty()) {
-      proof = prove_cant_help(lf, filter, geom, *lay, opt.blockers, so, search_until, spillable);
-      rep.search_nodes += proof->search_nodes;
-      if (proof->proven) return refuse_with_proof();
-    }
-    std::size_t spilled = spill.spill(lf, a, filter, tgt, rep.spills);
-    if (spilled == 0 && lay && !proof) {
-      proof = prove_cant_help(lf, filter, geom, *lay, opt.blockers, so, search_until, spillable);
-      rep.search_nodes += proof->search_nodes;
-      if (proof->proven) return refuse_with_proof();
-    }
-    if (spilled == 0 && proof && !proof->victims.empty()) {
-      // Nothing the policy would spill, but spilling every spillable web makes a placement possible.
-      rep.spills.guided = proof->victims;
-      spilled = spill.spill(lf, a, filter, tgt, rep.spills);
-    }
-    if (spilled == 0) {
-      // Name the user's tensors: the ones over-filling a point if the policy found such a point, else
-      // the unplaced ones; a temporary is reported as the tensor it stands for.
-      std::vector<tensor_id> who = rep.spills.hopeless;
-      if (who.empty()) who = unplaced_tensors(a);
-      rep.unplaceable = names_of(who);
-      const refusal why = lay                           ? refusal::search_gave_up
-                          : !geom.rect()                ? refusal::not_rectangular
-                          : rep.spills.hopeless.empty() ? refusal::search_off
-                                                        : refusal::over_full;
-      rep.error = nothing_left_message(why, filter.memory, rep.unplaceable, rep.search_nodes,
-                                       std::chrono::steady_clock::now() >= search_until);
-      return rep;
-    }
-  }
+  return detail::space_fixpoint<Spill, Observer>(lf, tgt, filter, geom, spill, obs, opt).run();
 }
 
 /// Colors memory `filter` of `lf` with `geom`, spilling with `spill` until everything is placed or

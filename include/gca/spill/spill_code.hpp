@@ -27,11 +27,11 @@ inline bool spill_to_next_tier::spillable(const function& f, const liveness& liv
 inline std::size_t spill_to_next_tier::spill(linearized_function& lf, const space_attempt& a,
                                             const space_filter& filter, const target& tgt,
                                             spill_state& st) const {
-  const std::optional<memory_type> next = next_tier(filter.memory);
+  const std::optional<memory_type> next = cascade.next(filter.memory);
   if (!next) return 0;
   st.no_spill.resize(lf.work().tensors.size(), 0);
   std::vector<std::uint8_t> over;  // points over-full at the start of this round (empty: none)
-  const std::vector<web_id> victims = detail::choose_victims(lf, a, filter, tgt, st, over);
+  const std::vector<web_id> victims = detail::choose_victims(lf, a, filter, st, over);
   const std::vector<interval> spans = detail::loop_spans(lf);  // before any insertion: points of this attempt
   for (web_id w : victims) detail::insert_spill_code(lf, a, w, *next, tgt, st, over, spans);
   lf.renumber_locations();

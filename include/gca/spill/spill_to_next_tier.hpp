@@ -6,8 +6,8 @@
 // (spill_state::guided, see spill/place_or_prove.hpp) when it found one; else every web select left
 // unplaced that may be spilled; for an unplaced web that may not (a temporary, a pinned or I/O tensor,
 // a PSUM accumulation group), its cheapest spillable neighbor per byte of relief. Each victim web gets a
-// slot in the next memory of the hierarchy (PSUM -> SB, SB -> DRAM, same bytes per partition in SB,
-// partitions x bytes in DRAM) and is replaced, point by point, by short temporaries:
+// slot in the next memory of the cascade (Trainium's: PSUM -> SB, SB -> DRAM; same bytes per partition in
+// SB, partitions x bytes in DRAM; spill_cascade names another) and is replaced, point by point, by short temporaries:
 //
 //      %t = op ...            becomes     %t.rK = op ...
 //                                         %t.slot = spill %t.rK
@@ -33,19 +33,34 @@
 
 namespace gca {
 
-/// The memory a space spills into, if any (docs/HARDWARE.md section 6: PSUM -> SB -> DRAM; DRAM, REG: none).
-constexpr std::optional<memory_type> next_tier(memory_type m) noexcept {
-  switch (m) {
-    case memory_type::psum: return memory_type::sb;
-    case memory_type::sb: return memory_type::dram;
-    case memory_type::dram:
-    case memory_type::reg: return std::nullopt;
+/// Where each memory spills, if anywhere: the cascade of a target's memory hierarchy. The default is
+/// Trainium's (docs/HARDWARE.md section 6: PSUM -> SB -> DRAM; DRAM and REG spill nowhere); another
+/// accelerator names its own (examples/custom_accelerator.cpp: its accumulator spills straight to DRAM).
+/// A slot in DRAM holds the partitions x bytes of the spilled tensor linearly; in SB or PSUM, the same
+/// shape.
+struct spill_cascade {
+  std::optional<memory_type> sb = memory_type::dram;
+  std::optional<memory_type> psum = memory_type::sb;
+  std::optional<memory_type> dram = std::nullopt;
+  std::optional<memory_type> reg = std::nullopt;
+
+  constexpr std::optional<memory_type> next(memory_type m) const noexcept {
+    switch (m) {
+      case memory_type::sb: return sb;
+      case memory_type::psum: return psum;
+      case memory_type::dram: return dram;
+      case memory_type::reg: return reg;
+    }
+    return std::nullopt;
   }
-  return std::nullopt;
-}
+};
+
+/// The memory a space spills into in Trainium's cascade, if any.
+constexpr std::optional<memory_type> next_tier(memory_type m) noexcept { return spill_cascade{}.next(m); }
 
 struct spill_to_next_tier {
   static constexpr std::string_view name = "spill_to_next_tier";
+  spill_cascade cascade;  // where each memory's victims go (default: Trainium's)
 
   /// The step: choose the victims, insert their spill code (spill/spill_code.hpp holds the body).
   std::size_t spill(linearized_function& lf, const space_attempt& a, const space_filter& filter,

@@ -33,21 +33,25 @@ inline bool spillable_web(const function& f, const liveness& live, web_id w, con
 }
 
 
-/// How a round measures memory: the capacity as an area (partitions x bytes; for registers, a count) and
-/// each extent's share of it.
+/// How a round measures memory, from the geometry the attempt colors in. A rectangle memory (SB, PSUM):
+/// areas, partitions x bytes, against capacity() x partitions. Any other (DRAM, REG, a user's): each
+/// extent's footprint in the geometry's linear measure, end(e, {0, 0}) (bytes, or one register), against
+/// capacity() (GeometryPolicy, requirement 6).
 struct pressure_measure {
   double capacity = 0;
-  bool count_registers = false;  // a register counts as 1 whatever its extent
+  std::optional<geometry_ref> linear;  // set for a memory without a rectangle view
   static double area(const extent& e) { return static_cast<double>(e.partitions) * static_cast<double>(e.bytes); }
-  double size_of(const extent& e) const { return count_registers ? 1.0 : area(e); }
+  double size_of(const extent& e) const {
+    return linear ? static_cast<double>(linear->end(e, placement{})) : area(e);
+  }
   bool over(double pressure) const { return pressure > capacity + 1e-9; }
 };
 
-inline pressure_measure measure_of(const target& tgt, memory_type m) {
+inline pressure_measure measure_of(const geometry_ref& g) {
   pressure_measure pm;
-  const bool partitioned = m == memory_type::sb || m == memory_type::psum;
-  pm.capacity = static_cast<double>(capacity_of(tgt, m)) * (partitioned ? static_cast<double>(tgt.sb_partitions) : 1.0);
-  pm.count_registers = m == memory_type::reg;
+  const std::optional<rect_layout> rect = g.rect();
+  pm.capacity = static_cast<double>(g.capacity()) * (rect ? static_cast<double>(rect->partitions) : 1.0);
+  if (!rect) pm.linear = g;
   return pm;
 }
 
@@ -135,12 +139,13 @@ inline void name_hopeless(const space_attempt& a, const std::vector<double>& pre
 /// Step (1) of choose_victims: pressure victims, greedily (best_relief, then relieve) until no point is
 /// over-full or nothing relieves what is left. Marks the first round's over-full points in `over_full`.
 /// nullopt: over-full from the start and nothing relieves it (st.hopeless names why): no spill can help.
-inline std::optional<std::vector<web_id>> pressure_victims(const function& f, const space_attempt& a, const space_filter& filter,
-                                            const target& tgt, spill_state& st, std::vector<std::uint8_t>& over_full,
-                                            std::vector<std::uint8_t>& chosen) {
+inline std::optional<std::vector<web_id>> pressure_victims(const function& f, const space_attempt& a,
+                                                           const space_filter& filter, spill_state& st,
+                                                           std::vector<std::uint8_t>& over_full,
+                                                           std::vector<std::uint8_t>& chosen) {
   const liveness& live = a.live;
   const std::size_t n_points = live.points + 2;
-  const pressure_measure pm = measure_of(tgt, filter.memory);
+  const pressure_measure pm = measure_of(*a.geometry);
   std::vector<double> pressure = pressure_profile(a, pm, n_points);
   const std::vector<std::vector<program_point>> events = web_events(live);
   std::vector<web_id> candidates;
@@ -203,11 +208,11 @@ inline std::vector<web_id> fragmentation_victims(const function& f, const space_
 /// (spill_state::guided) if it chose any, in its order, else fragmentation_victims; (1) and the last
 /// are sorted by web id.
 inline std::vector<web_id> choose_victims(const linearized_function& lf, const space_attempt& a,
-                                          const space_filter& filter, const target& tgt, spill_state& st,
+                                          const space_filter& filter, spill_state& st,
                                           std::vector<std::uint8_t>& over_full) {
   const function& f = lf.work();
   std::vector<std::uint8_t> chosen(a.live.webs.size(), 0);
-  std::optional<std::vector<web_id>> pressured = pressure_victims(f, a, filter, tgt, st, over_full, chosen);
+  std::optional<std::vector<web_id>> pressured = pressure_victims(f, a, filter, st, over_full, chosen);
   if (!pressured) return {};
   std::vector<web_id> out = std::move(*pressured);
   if (out.empty() && !st.guided.empty()) {
