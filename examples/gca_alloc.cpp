@@ -20,6 +20,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <string>
@@ -88,10 +89,8 @@ void print_peak_search(const gca::space_report& sr) {
   }
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-  cli c;
+/// Reads the command line into `c`. Returns an exit status when the run ends here (--help, bad usage).
+std::optional<int> parse_args(int argc, char** argv, cli& c) {
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     auto value = [&](const char* what) -> std::string {
@@ -165,43 +164,32 @@ int main(int argc, char** argv) {
       return usage(std::cerr);
     }
   }
+  return std::nullopt;
+}
 
-  std::vector<std::string> schedule;
+/// The input module with --target applied, validated again (target rules, shared buffers across
+/// functions). Prints why and returns nothing when it cannot be read.
+std::optional<gca::module> load(const cli& c) {
   try {
-    schedule = gca::build_pipeline(c.pipeline);
-  } catch (const gca::input_error& e) {
-    std::cerr << "gca-alloc: " << e.what() << '\n';
-    return 1;
-  }
-  const std::vector<std::string> post_link = gca::build_post_link_pipeline();
-  if (c.print_pipeline) {
-    for (const auto& p : schedule) std::cout << p << '\n';
-    for (const auto& p : post_link) std::cout << p << '\n';
-    return 0;
-  }
-  if (c.smt) c.pipeline.optlevel = 7;
-  if (c.file.empty()) return usage(std::cerr);
-
-  gca::module m;
-  try {
-    m = gca::parse_file(c.file);
+    gca::module m = gca::parse_file(c.file);
     if (!c.target.empty()) {
       auto t = gca::find_target(c.target);
       if (!t) {
         std::cerr << "gca-alloc: unknown target '" << c.target << "' (known: trn1, trn2, trn3)\n";
-        return 1;
+        return std::nullopt;
       }
       m.tgt = *t;
     }
-    gca::validate(m);  // target rules again (after --target) and across functions (shared buffers)
+    gca::validate(m);
+    return m;
   } catch (const std::exception& e) {
     std::cerr << e.what() << '\n';
-    return 1;
+    return std::nullopt;
   }
-  if (c.print_only) {
-    gca::print(std::cout, m);
-    return 0;
-  }
+}
+
+/// The static def/use check of every function; prints each failure.
+bool statically_ok(const cli& c, const gca::module& m) {
   bool ok = true;
   for (const gca::function& f : m.functions) {
     const auto r = gca::static_check(f);
@@ -210,14 +198,11 @@ int main(int argc, char** argv) {
       ok = false;
     }
   }
-  if (!ok) return 1;
-  if (c.check_only) {
-    std::cout << c.file << ": ok (" << m.functions.size() << " functions)\n";
-    return 0;
-  }
+  return ok;
+}
 
-  // --verify checks the allocation against the original (the two-program form); copied only then.
-  const gca::module original = c.verify ? m : gca::module{};
+/// The passes' options from the command line.
+gca::pass_options pass_options_of(const cli& c) {
   gca::pass_options popt;
   popt.alloc.timeout_seconds = c.timeout;
   popt.alloc.threads = c.threads;
@@ -225,15 +210,17 @@ int main(int argc, char** argv) {
   popt.alloc.search.primary = c.pipeline.optlevel == 7;
   popt.alloc.search.enabled = !c.no_search;
   popt.log = c.verbose ? &std::cerr : nullptr;
-  gca::run_options ropt{true, c.verbose ? &std::cerr : nullptr};
-  std::vector<gca::pass_report> reports;
-  const auto start = std::chrono::steady_clock::now();
+  return popt;
+}
+
+/// Runs `all` pass by pass, so that a long run reports progress on stderr: once the run has taken more
+/// than a second (from `start`), every pass that ran prints one line with its time. Returns the exit
+/// status of a failure (2 watchdog, 3 allocation, 1 anything else), after its message.
+std::optional<int> run_passes(gca::module& m, const std::vector<std::string>& all, const gca::pass_options& popt,
+                              const gca::run_options& ropt, std::chrono::steady_clock::time_point start,
+                              std::vector<gca::pass_report>& reports) {
   try {
     const gca::pass_registry reg = gca::default_registry();
-    // Pass by pass, so that a long run reports progress on stderr: once the run has taken more than a
-    // second, every pass that ran prints one line with its time.
-    std::vector<std::string> all = schedule;
-    all.insert(all.end(), post_link.begin(), post_link.end());
     for (std::size_t k = 0; k < all.size(); ++k) {
       const auto pass_start = std::chrono::steady_clock::now();
       const std::vector<std::string> one{all[k]};
@@ -254,6 +241,85 @@ int main(int argc, char** argv) {
     std::cerr << "gca-alloc: " << e.what() << '\n';
     return 1;
   }
+  return std::nullopt;
+}
+
+/// --emit-ir, --json, --svg. False, after the message, when a file cannot be written.
+bool write_outputs(const cli& c, const gca::module& m, const std::vector<gca::pass_report>& reports) {
+  auto write = [](const std::string& path, const std::string& text) {
+    if (write_file(path, text)) return true;
+    std::cerr << "gca-alloc: cannot write " << path << '\n';
+    return false;
+  };
+  return (c.emit_ir.empty() || write(c.emit_ir, gca::print(m))) &&
+         (c.json.empty() || write(c.json, gca_tools::json_report(m, reports))) &&
+         (c.svg.empty() || write(c.svg, gca_tools::svg_memory_map(m)));
+}
+
+/// The summary line; at -O7 one line per SB/PSUM/DRAM space: who placed it, and what the search answered.
+void print_summary(const cli& c, const gca::module& m, const std::vector<gca::pass_report>& reports,
+                   const gca::pass_options& popt, double ms) {
+  std::size_t spilled = 0;
+  for (const auto& r : reports)
+    for (const auto& [fn, sr] : r.functions) spilled += sr.spills.spilled_webs;
+  std::cerr << c.file << ": allocated " << m.functions.size() << " functions at -O" << c.pipeline.optlevel
+            << " on " << m.tgt.name << ", " << spilled << " webs spilled, " << static_cast<long>(ms) << " ms\n";
+  if (c.pipeline.optlevel != 7) return;
+  for (const auto& r : reports)
+    for (const auto& [fn, sr] : r.functions) {
+      if (sr.memory == gca::memory_type::reg) continue;
+      std::cerr << "smt-allocation: " << r.pass << ": function '" << fn << "': " << gca::log_name(sr.memory) << ": ";
+      if (!popt.alloc.search.enabled) std::cerr << "coloring fallback (search off)\n";
+      else if (sr.memory == gca::memory_type::dram) print_peak_search(sr);
+      else if (sr.placed_by == "exact search") std::cerr << "feasible (exact search, " << sr.search_nodes << " search nodes)\n";
+      else if (sr.placed_by == "linear scan") std::cerr << "feasible (linear scan placed it; no search needed)\n";
+      else std::cerr << "coloring fallback (the exact search " << (sr.search_outcome.empty() ? "was not needed" : sr.search_outcome) << ", " << sr.search_nodes << " search nodes)\n";
+    }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  cli c;
+  if (const std::optional<int> status = parse_args(argc, argv, c)) return *status;
+  std::vector<std::string> schedule;
+  try {
+    schedule = gca::build_pipeline(c.pipeline);
+  } catch (const gca::input_error& e) {
+    std::cerr << "gca-alloc: " << e.what() << '\n';
+    return 1;
+  }
+  const std::vector<std::string> post_link = gca::build_post_link_pipeline();
+  if (c.print_pipeline) {
+    for (const auto& p : schedule) std::cout << p << '\n';
+    for (const auto& p : post_link) std::cout << p << '\n';
+    return 0;
+  }
+  if (c.smt) c.pipeline.optlevel = 7;
+  if (c.file.empty()) return usage(std::cerr);
+
+  std::optional<gca::module> loaded = load(c);
+  if (!loaded) return 1;
+  gca::module& m = *loaded;
+  if (c.print_only) {
+    gca::print(std::cout, m);
+    return 0;
+  }
+  if (!statically_ok(c, m)) return 1;
+  if (c.check_only) {
+    std::cout << c.file << ": ok (" << m.functions.size() << " functions)\n";
+    return 0;
+  }
+
+  // --verify checks the allocation against the original (the two-program form); copied only then.
+  const gca::module original = c.verify ? m : gca::module{};
+  const gca::pass_options popt = pass_options_of(c);
+  const gca::run_options ropt{true, c.verbose ? &std::cerr : nullptr};
+  std::vector<std::string> all = schedule;
+  all.insert(all.end(), post_link.begin(), post_link.end());
+  std::vector<gca::pass_report> reports;
+  const auto start = std::chrono::steady_clock::now();
+  if (const std::optional<int> status = run_passes(m, all, popt, ropt, start, reports)) return *status;
   const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   if (c.verbose && popt.alloc.cache) {  // what the passes shared (pass_cache, engine/space_colorer.hpp)
     const auto n = popt.alloc.cache->liveness.count();
@@ -272,34 +338,8 @@ int main(int argc, char** argv) {
       status = 3;
     }
   }
-  if (!c.emit_ir.empty() && !write_file(c.emit_ir, gca::print(m))) {
-    std::cerr << "gca-alloc: cannot write " << c.emit_ir << '\n';
-    return 1;
-  }
-  if (!c.json.empty() && !write_file(c.json, gca_tools::json_report(m, reports))) {
-    std::cerr << "gca-alloc: cannot write " << c.json << '\n';
-    return 1;
-  }
-  if (!c.svg.empty() && !write_file(c.svg, gca_tools::svg_memory_map(m))) {
-    std::cerr << "gca-alloc: cannot write " << c.svg << '\n';
-    return 1;
-  }
-  std::size_t spilled = 0;
-  for (const auto& r : reports)
-    for (const auto& [fn, sr] : r.functions) spilled += sr.spills.spilled_webs;
-  std::cerr << c.file << ": allocated " << m.functions.size() << " functions at -O" << c.pipeline.optlevel
-            << " on " << m.tgt.name << ", " << spilled << " webs spilled, " << static_cast<long>(ms) << " ms\n";
-  if (c.pipeline.optlevel == 7)  // each SB/PSUM/DRAM space: who placed it, and what the search answered
-    for (const auto& r : reports)
-      for (const auto& [fn, sr] : r.functions) {
-        if (sr.memory == gca::memory_type::reg) continue;
-        std::cerr << "smt-allocation: " << r.pass << ": function '" << fn << "': " << gca::log_name(sr.memory) << ": ";
-        if (!popt.alloc.search.enabled) std::cerr << "coloring fallback (search off)\n";
-        else if (sr.memory == gca::memory_type::dram) print_peak_search(sr);
-        else if (sr.placed_by == "exact search") std::cerr << "feasible (exact search, " << sr.search_nodes << " search nodes)\n";
-        else if (sr.placed_by == "linear scan") std::cerr << "feasible (linear scan placed it; no search needed)\n";
-        else std::cerr << "coloring fallback (the exact search " << (sr.search_outcome.empty() ? "was not needed" : sr.search_outcome) << ", " << sr.search_nodes << " search nodes)\n";
-      }
+  if (!write_outputs(c, m, reports)) return 1;
+  print_summary(c, m, reports, popt, ms);
   if (c.emit_ir.empty() && c.json.empty() && c.svg.empty()) gca::print(std::cout, m);
   return status;
 }
