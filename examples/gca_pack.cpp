@@ -26,6 +26,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <gca/error.hpp>
 #include <gca/io/dsa_csv.hpp>
@@ -51,11 +52,14 @@ std::optional<std::uint64_t> number(std::string_view s) {
   return v;
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+/// The command line: the packing's options and the files.
+struct cli {
   gca::pack_options opt;
   std::string out_path, in_path, interference = "auto";
+};
+
+/// Reads the command line into `c`. Returns an exit status when the run ends here (--help, bad usage).
+std::optional<int> parse_args(int argc, char** argv, cli& c) {
   for (int i = 1; i < argc; ++i) {
     const std::string_view a = argv[i];
     auto value = [&]() -> std::optional<std::string_view> {
@@ -63,70 +67,95 @@ int main(int argc, char** argv) {
       return std::string_view(argv[++i]);
     };
     if (a == "--search") {
-      opt.search = true;
+      c.opt.search = true;
     } else if (a == "--search-ms") {
       const auto v = value();
       const auto n = v ? number(*v) : std::nullopt;
       if (!n) return usage("--search-ms needs a non-negative integer");
-      opt.search_time = std::chrono::milliseconds(*n);
+      c.opt.search_time = std::chrono::milliseconds(*n);
     } else if (a == "--search-nodes") {
       const auto v = value();
       const auto n = v ? number(*v) : std::nullopt;
       if (!n || *n == 0) return usage("--search-nodes needs a positive integer");
-      opt.search_nodes = *n;
+      c.opt.search_nodes = *n;
     } else if (a == "--threads") {
       const auto v = value();
       const auto n = v ? number(*v) : std::nullopt;
       if (!n || *n > 1024) return usage("--threads needs an integer from 0 to 1024");
-      opt.threads = static_cast<unsigned>(*n);
+      c.opt.threads = static_cast<unsigned>(*n);
     } else if (a == "--capacity" || a == "--alignment") {
       const auto v = value();
       const auto n = v ? number(*v) : std::nullopt;
       if (!n || *n == 0) return usage(a == "--capacity" ? "--capacity needs a positive integer"
                                                          : "--alignment needs a positive integer");
       if (a == "--capacity") {
-        opt.capacity = n;
+        c.opt.capacity = n;
       } else {
-        opt.alignment = *n;
+        c.opt.alignment = *n;
       }
     } else if (a == "--interference") {
       const auto v = value();
       if (!v || (*v != "auto" && *v != "graph" && *v != "intervals"))
         return usage("--interference needs auto, graph or intervals");
-      interference = std::string(*v);
+      c.interference = std::string(*v);
     } else if (a == "-o") {
       const auto v = value();
       if (!v) return usage("-o needs a file name");
-      out_path = std::string(*v);
+      c.out_path = std::string(*v);
     } else if (a == "-h" || a == "--help") {
       usage("packs buffers into one address space");
       return 0;
     } else if (!a.empty() && a[0] == '-') {
       return usage("unknown option");
-    } else if (in_path.empty()) {
-      in_path = std::string(a);
+    } else if (c.in_path.empty()) {
+      c.in_path = std::string(a);
     } else {
       return usage("more than one input file");
     }
   }
-  if (in_path.empty()) return usage("no input file");
+  return std::nullopt;
+}
+
+/// Writes `id,lower,upper,size,offset` in input order to `path`, or stdout when it is empty; the exit status.
+int write_solution(const std::string& path, const gca::dsa_problem& p, const std::vector<std::uint64_t>& offsets) {
+  if (path.empty()) {
+    gca::write_dsa_solution(std::cout, p, offsets);
+    std::cout.flush();
+    return std::cout ? 0 : 1;
+  }
+  std::ofstream out(path);
+  if (!out) {
+    std::cerr << "gca-pack: cannot write " << path << '\n';
+    return 1;
+  }
+  gca::write_dsa_solution(out, p, offsets);
+  out.flush();
+  return out ? 0 : 1;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  cli c;
+  if (const std::optional<int> status = parse_args(argc, argv, c)) return *status;
+  if (c.in_path.empty()) return usage("no input file");
 
   const auto t0 = std::chrono::steady_clock::now();
   gca::dsa_problem p;
   try {
-    p = gca::read_dsa_csv_file(in_path);
+    p = gca::read_dsa_csv_file(c.in_path);
   } catch (const gca::parse_error& e) {
     std::cerr << e.what() << '\n';
     return 1;
   }
-  opt.interference = interference == "graph"       ? gca::pack_interference::graph
-                     : interference == "intervals" ? gca::pack_interference::intervals
-                                                   : gca::pack_interference::automatic;
+  c.opt.interference = c.interference == "graph"       ? gca::pack_interference::graph
+                       : c.interference == "intervals" ? gca::pack_interference::intervals
+                                                       : gca::pack_interference::automatic;
   gca::pack_result r;
   try {
-    r = gca::pack(p, opt);
+    r = gca::pack(p, c.opt);
   } catch (const gca::pack_error& e) {
-    std::cerr << in_path << ':' << e.line() << ": error: " << e.what() << '\n';
+    std::cerr << c.in_path << ':' << e.line() << ": error: " << e.what() << '\n';
     return 1;
   }
   // "gave-up" (one word) keeps the key=value line splittable on spaces.
@@ -136,23 +165,11 @@ int main(int argc, char** argv) {
   const auto ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 
   std::cerr << "buffers=" << p.buffers.size() << " max_live=" << r.max_live << " peak=" << r.peak
-            << " capacity=" << (opt.capacity ? std::to_string(*opt.capacity) : std::string("none"))
+            << " capacity=" << (c.opt.capacity ? std::to_string(*c.opt.capacity) : std::string("none"))
             << " fits=" << (r.fits ? "yes" : "no") << " nodes=" << r.search_nodes
             << " time_ms=" << static_cast<std::uint64_t>(ms + 0.5) << " search=" << search_status
             << " interference=" << (r.used_intervals ? "intervals" : "graph") << '\n';
   if (!r.fits) return 3;
 
-  if (out_path.empty()) {
-    gca::write_dsa_solution(std::cout, p, r.offsets);
-    std::cout.flush();
-    return std::cout ? 0 : 1;
-  }
-  std::ofstream out(out_path);
-  if (!out) {
-    std::cerr << "gca-pack: cannot write " << out_path << '\n';
-    return 1;
-  }
-  gca::write_dsa_solution(out, p, r.offsets);
-  out.flush();
-  return out ? 0 : 1;
+  return write_solution(c.out_path, p, r.offsets);
 }
