@@ -62,96 +62,130 @@ struct planted_sb {
   std::string text;  // the kernel in the gca text format (docs/FORMAT.md)
 };
 
-/// Builds a planted SB kernel (see the top of this header). Deterministic in the options.
-inline planted_sb make_planted_sb(const planted_sb_options& opt) {
-  if (!(opt.tightness > 0 && opt.tightness <= 1)) throw input_error("planted SB: tightness must be in (0, 1]");
-  if (!(opt.pins >= 0 && opt.pins <= 1)) throw input_error("planted SB: pins must be a fraction in [0, 1]");
-  if (opt.tensors == 0) throw input_error("planted SB: at least one tensor");
-  std::mt19937_64 rng(opt.seed);
-  auto uniform = [&](std::uint64_t lo, std::uint64_t hi) { return lo + rng() % (hi - lo + 1); };
-  const std::uint64_t align = std::max<std::uint64_t>(1, opt.tgt.sb_alignment);
-  const std::uint64_t cap = static_cast<std::uint64_t>(static_cast<double>(opt.tgt.sb_usable) * opt.tightness) / align * align;
-  if (cap < 16 * align) throw input_error("planted SB: tightness leaves too few bytes");
-  struct slot {
-    std::uint32_t start, parts;
-  };
-  using pattern = std::vector<slot>;
-  std::vector<pattern> patterns;
-  switch (opt.family) {
-    case planted_sb_family::only128: patterns = {{{0, 128}}}; break;
-    case planted_sb_family::mixed:
-      patterns = {{{0, 128}}, {{0, 64}, {64, 64}}, {{0, 64}, {64, 32}, {96, 32}}, {{0, 32}, {32, 32}, {64, 64}},
-                  {{0, 32}, {32, 32}, {64, 32}, {96, 32}}, {{0, 96}, {96, 32}}, {{0, 16}, {32, 16}, {64, 64}}};
-      break;
-    case planted_sb_family::tight:
-      patterns = {{{0, 64}, {64, 64}}, {{0, 64}, {64, 32}, {96, 32}}, {{0, 32}, {32, 32}, {64, 64}},
-                  {{0, 32}, {32, 32}, {64, 32}, {96, 32}}, {{0, 16}, {32, 32}, {64, 16}, {96, 32}},
-                  {{0, 32}, {32, 16}, {64, 64}}};
-      break;
-  }
-  struct cell {
-    std::uint64_t offset, bytes;
-    slot s;
-    std::uint32_t free_from;  // the step from which the cell is empty
-    std::size_t last;         // the cell's last tensor (index), or npos
-  };
-  constexpr std::size_t npos = ~std::size_t{0};
-  planted_sb out;
-  std::vector<cell> cells;           // the current epoch's cells, segment by segment
-  std::vector<std::uint64_t> seg_end;  // per segment of the current epoch: its end byte
-  std::uint32_t epoch_start = 0;
-  while (out.tensors.size() < opt.tensors) {
-    const std::uint32_t len = static_cast<std::uint32_t>(uniform(4, 8));
-    const std::uint32_t epoch_end = epoch_start + len;
-    // Keep the first k segments (and their cells) of the previous epoch; cut the rest anew.
-    const std::size_t keep = seg_end.empty() ? 0 : static_cast<std::size_t>(uniform(0, seg_end.size() - 1) / 2);
-    std::uint64_t from = keep == 0 ? 0 : seg_end[keep - 1];
-    std::vector<cell> next;
-    for (const cell& c : cells)
-      if (c.offset < from) next.push_back(c);
-    seg_end.resize(keep);
-    while (from < cap) {
-      std::uint64_t bytes = uniform(cap / 12 + 1, cap / 3) / align * align;
-      bytes = std::max(bytes, align);
-      if (cap - from < bytes + cap / 12) bytes = cap - from;  // no sliver at the end
-      const pattern& p = patterns[uniform(0, patterns.size() - 1)];
-      for (const slot& s : p) next.push_back({from, bytes, s, epoch_start, npos});
-      from += bytes;
-      seg_end.push_back(from);
-    }
-    cells = std::move(next);
-    // Fill each cell's time up to the epoch's end with tensors of >= 2 steps.
-    for (cell& c : cells) {
-      while (c.free_from < epoch_end) {
-        const std::uint32_t room = epoch_end - c.free_from;
-        if (room < 2) {  // too short for a tensor: the previous one lives on
-          if (c.last != npos) out.tensors[c.last].dies = epoch_end;
-          c.free_from = epoch_end;
-          break;
-        }
-        const std::uint32_t l = room <= 3 ? room : static_cast<std::uint32_t>(uniform(2, room));
-        planted_tensor t;
-        t.name = "t" + std::to_string(out.tensors.size());
-        t.shape = {c.s.parts, c.bytes};
-        t.at = {c.s.start, c.offset};
-        t.born = c.free_from;
-        t.dies = c.free_from + l;
-        c.last = out.tensors.size();
-        c.free_from = t.dies;
-        out.tensors.push_back(std::move(t));
-      }
-    }
-    epoch_start = epoch_end;
-  }
-  // Tensors of carried cells may outlive the last epoch's end: the kernel's steps cover them all.
-  for (const planted_tensor& t : out.tensors) out.steps = std::max(out.steps, t.dies);
-  for (planted_tensor& t : out.tensors) t.pinned = static_cast<double>(rng() % 1000000) < opt.pins * 1e6;
+namespace detail {
 
-  // The kernel.
-  std::string& s = out.text;
-  s = "# planted SB kernel: seed " + std::to_string(opt.seed) + ", " + std::to_string(out.tensors.size()) +
-      " tensors, a spill-free placement exists by construction\nmodule planted target=" + std::string(opt.tgt.name) +
-      "\n\nfunction main core=0 {\n  tensor %x : dram 64 input\n  tensor %y : dram 64 output\n";
+/// The generator's random source: uniform integers in [lo, hi] from one mt19937_64 stream (the order of
+/// the calls is part of the output: deterministic in the seed).
+struct planted_random {
+  std::mt19937_64 rng;
+  std::uint64_t uniform(std::uint64_t lo, std::uint64_t hi) { return lo + rng() % (hi - lo + 1); }
+};
+
+/// A slot of a partition pattern: tensors of `parts` partitions at start partition `start` (legal by the
+/// start-partition rule).
+struct planted_slot {
+  std::uint32_t start, parts;
+};
+using planted_pattern = std::vector<planted_slot>;
+
+/// The partition patterns a family cuts its segments into (each covers all 128 partitions but the
+/// 16-partition ones, which leave gaps the rule forces anyway).
+inline std::vector<planted_pattern> planted_patterns(planted_sb_family family) {
+  switch (family) {
+    case planted_sb_family::only128: return {{{0, 128}}};
+    case planted_sb_family::mixed:
+      return {{{0, 128}}, {{0, 64}, {64, 64}}, {{0, 64}, {64, 32}, {96, 32}}, {{0, 32}, {32, 32}, {64, 64}},
+              {{0, 32}, {32, 32}, {64, 32}, {96, 32}}, {{0, 96}, {96, 32}}, {{0, 16}, {32, 16}, {64, 64}}};
+    case planted_sb_family::tight:
+      return {{{0, 64}, {64, 64}}, {{0, 64}, {64, 32}, {96, 32}}, {{0, 32}, {32, 32}, {64, 64}},
+              {{0, 32}, {32, 32}, {64, 32}, {96, 32}}, {{0, 16}, {32, 32}, {64, 16}, {96, 32}},
+              {{0, 32}, {32, 16}, {64, 64}}};
+  }
+  return {};
+}
+
+/// One (segment, slot) cell of an epoch: its bytes, its slot, the step from which it is empty, and its
+/// last tensor (an index into the output, or npos).
+struct planted_cell {
+  static constexpr std::size_t npos = ~std::size_t{0};
+  std::uint64_t offset, bytes;
+  planted_slot s;
+  std::uint32_t free_from;
+  std::size_t last;
+};
+
+/// The placement, epoch by epoch (see the top of this header).
+class planted_placement {
+ public:
+  planted_placement(const planted_sb_options& opt, std::uint64_t cap, std::uint64_t align)
+      : cap_(cap), align_(align), patterns_(planted_patterns(opt.family)) {
+    rng_.rng.seed(opt.seed);
+  }
+
+  /// Epochs until at least `n` tensors are planted; then each is pinned with probability `pins`.
+  std::vector<planted_tensor> run(std::size_t n, double pins) {
+    std::uint32_t epoch_start = 0;
+    while (tensors_.size() < n) {
+      const std::uint32_t epoch_end = epoch_start + static_cast<std::uint32_t>(rng_.uniform(4, 8));
+      cut_segments(epoch_start);
+      for (planted_cell& c : cells_) fill(c, epoch_end);
+      epoch_start = epoch_end;
+    }
+    for (planted_tensor& t : tensors_) t.pinned = static_cast<double>(rng_.rng() % 1000000) < pins * 1e6;
+    return std::move(tensors_);
+  }
+
+ private:
+  /// Keeps the first segments (and their cells) of the previous epoch, at most half of them; cuts the
+  /// rest of [0, cap) anew into segments of cap/12 .. cap/3 bytes (no sliver at the end), each with a
+  /// random pattern of slots.
+  void cut_segments(std::uint32_t epoch_start) {
+    const std::size_t keep = seg_end_.empty() ? 0 : static_cast<std::size_t>(rng_.uniform(0, seg_end_.size() - 1) / 2);
+    std::uint64_t from = keep == 0 ? 0 : seg_end_[keep - 1];
+    std::vector<planted_cell> next;
+    for (const planted_cell& c : cells_)
+      if (c.offset < from) next.push_back(c);
+    seg_end_.resize(keep);
+    while (from < cap_) {
+      std::uint64_t bytes = rng_.uniform(cap_ / 12 + 1, cap_ / 3) / align_ * align_;
+      bytes = std::max(bytes, align_);
+      if (cap_ - from < bytes + cap_ / 12) bytes = cap_ - from;
+      const planted_pattern& p = patterns_[rng_.uniform(0, patterns_.size() - 1)];
+      for (const planted_slot& s : p) next.push_back({from, bytes, s, epoch_start, planted_cell::npos});
+      from += bytes;
+      seg_end_.push_back(from);
+    }
+    cells_ = std::move(next);
+  }
+
+  /// Fills cell c's time up to the epoch's end with tensors of >= 2 steps, one after another; a gap of
+  /// one step is given to the cell's last tensor.
+  void fill(planted_cell& c, std::uint32_t epoch_end) {
+    while (c.free_from < epoch_end) {
+      const std::uint32_t room = epoch_end - c.free_from;
+      if (room < 2) {
+        if (c.last != planted_cell::npos) tensors_[c.last].dies = epoch_end;
+        c.free_from = epoch_end;
+        return;
+      }
+      const std::uint32_t l = room <= 3 ? room : static_cast<std::uint32_t>(rng_.uniform(2, room));
+      planted_tensor t;
+      t.name = "t" + std::to_string(tensors_.size());
+      t.shape = {c.s.parts, c.bytes};
+      t.at = {c.s.start, c.offset};
+      t.born = c.free_from;
+      t.dies = c.free_from + l;
+      c.last = tensors_.size();
+      c.free_from = t.dies;
+      tensors_.push_back(std::move(t));
+    }
+  }
+
+  planted_random rng_;
+  std::uint64_t cap_, align_;
+  std::vector<planted_pattern> patterns_;
+  std::vector<planted_cell> cells_;      // the current epoch's cells, segment by segment
+  std::vector<std::uint64_t> seg_end_;   // per segment of the current epoch: its end byte
+  std::vector<planted_tensor> tensors_;
+};
+
+/// The kernel of a placement (see the top of this header): one instruction per step that writes the
+/// tensors born there and reads the ones last live there.
+inline std::string planted_sb_text(const planted_sb_options& opt, const planted_sb& out) {
+  std::string s = "# planted SB kernel: seed " + std::to_string(opt.seed) + ", " + std::to_string(out.tensors.size()) +
+                  " tensors, a spill-free placement exists by construction\nmodule planted target=" +
+                  std::string(opt.tgt.name) + "\n\nfunction main core=0 {\n  tensor %x : dram 64 input\n" +
+                  "  tensor %y : dram 64 output\n";
   for (const planted_tensor& t : out.tensors) {
     s += "  tensor %" + t.name + " : sb " + std::to_string(t.shape.partitions) + "x" + std::to_string(t.shape.bytes);
     if (t.pinned) s += " @ " + std::to_string(t.at.partition) + ":" + std::to_string(t.at.offset);
@@ -175,7 +209,24 @@ inline planted_sb make_planted_sb(const planted_sb_options& opt) {
     }
     s += line + "\n";
   }
-  s += "  %y = store %x\n}\n";
+  return s + "  %y = store %x\n}\n";
+}
+
+}  // namespace detail
+
+/// Builds a planted SB kernel (see the top of this header). Deterministic in the options.
+inline planted_sb make_planted_sb(const planted_sb_options& opt) {
+  if (!(opt.tightness > 0 && opt.tightness <= 1)) throw input_error("planted SB: tightness must be in (0, 1]");
+  if (!(opt.pins >= 0 && opt.pins <= 1)) throw input_error("planted SB: pins must be a fraction in [0, 1]");
+  if (opt.tensors == 0) throw input_error("planted SB: at least one tensor");
+  const std::uint64_t align = std::max<std::uint64_t>(1, opt.tgt.sb_alignment);
+  const std::uint64_t cap = static_cast<std::uint64_t>(static_cast<double>(opt.tgt.sb_usable) * opt.tightness) / align * align;
+  if (cap < 16 * align) throw input_error("planted SB: tightness leaves too few bytes");
+  planted_sb out;
+  out.tensors = detail::planted_placement(opt, cap, align).run(opt.tensors, opt.pins);
+  // Tensors of carried cells may outlive the last epoch's end: the kernel's steps cover them all.
+  for (const planted_tensor& t : out.tensors) out.steps = std::max(out.steps, t.dies);
+  out.text = detail::planted_sb_text(opt, out);
   return out;
 }
 

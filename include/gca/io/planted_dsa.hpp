@@ -48,6 +48,7 @@
 #include <random>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include <gca/error.hpp>
@@ -202,6 +203,105 @@ inline std::vector<planted_rect> planted_cut(std::size_t n, std::uint64_t k, pla
   return r;
 }
 
+/// The rectangles of one family on its grid: sizes in units of `grain` bytes, times in units of `tscale`
+/// points, `units` size units of capacity.
+struct planted_grid {
+  std::vector<planted_rect> rects;
+  std::uint64_t grain = 64, tscale = 1, units = (std::uint64_t{1} << 20) / 64;
+};
+
+/// challenging_ramp's window: keeps every buffer that touches [0.65, 0.85] of the horizon; elsewhere
+/// keeps each with a probability falling linearly with the distance to the window (0.9 next to it, 0.3
+/// at the ends); then back to n buffers, dropping random ones away from the window first, then any.
+inline void keep_ramp_window(std::vector<planted_rect>& r, std::size_t n, planted_rng& rng) {
+  std::uint64_t horizon = 0;
+  for (const auto& x : r) horizon = std::max(horizon, x.t1);
+  const double lo = 0.65 * static_cast<double>(horizon), hi = 0.85 * static_cast<double>(horizon);
+  std::erase_if(r, [&](const planted_rect& x) {
+    const double a = static_cast<double>(x.t0), b = static_cast<double>(x.t1);
+    const double d = b <= lo ? (lo - b) / lo : a >= hi ? (a - hi) / std::max(1.0, static_cast<double>(horizon) - hi) : 0;
+    const double keep = d == 0 ? 1.0 : 0.9 - 0.6 * std::min(1.0, d);
+    return rng.unit() >= keep;
+  });
+  for (int pass = 0; pass < 2 && r.size() > n; ++pass)
+    for (std::size_t i = r.size(); i-- > 0 && r.size() > n;) {
+      const bool in_window = static_cast<double>(r[i].t1) > lo && static_cast<double>(r[i].t0) < hi;
+      if ((pass == 1 || !in_window) && rng.between(0, 1) == 0) r.erase(r.begin() + static_cast<std::ptrdiff_t>(i));
+    }
+}
+
+/// The family's planted placement (see the header comment for each).
+inline planted_grid planted_family_grid(const planted_options& o, planted_rng& rng) {
+  planted_grid g;
+  const std::uint64_t units = g.units;
+  const std::size_t n = o.buffers;
+  switch (o.family) {
+    case planted_family::uniform:
+      g.rects = planted_sweep(n, units, units / 64, [&] { return rng.between(units / 64, units / 8); },
+                              [&] { return rng.between(8, 64); });
+      break;
+    case planted_family::heavy_tailed:
+      g.rects = planted_sweep(
+          n, units, 1,
+          [&] {
+            const double x = static_cast<double>(units / 256) / std::pow(1.0 - rng.unit(), 1.0 / 1.1);
+            return std::min<std::uint64_t>(units / 2, static_cast<std::uint64_t>(x));
+          },
+          [&] { return rng.log_uniform(1, 512); });
+      break;
+    case planted_family::long_short: {
+      bool is_long = false;
+      g.rects = planted_sweep(
+          n, units, units / 128,
+          [&] {
+            is_long = rng.between(0, 9) == 0;
+            return is_long ? rng.between(units / 16, units / 4) : rng.between(units / 128, units / 16);
+          },
+          [&] { return is_long ? rng.between(100, 400) : rng.between(1, 8); });
+      break;
+    }
+    case planted_family::identical:
+      g.rects = planted_sweep(n, units, 1, [&] { return units / 16; }, [&] { return rng.between(1, 32); });
+      break;
+    case planted_family::challenging_cut:
+      g.grain = g.tscale = g.units = 1024;
+      g.rects = planted_cut(n, g.units, rng);
+      break;
+    case planted_family::challenging_ramp:
+      g.grain = g.tscale = g.units = 1024;
+      g.rects = planted_sweep(n + n / 2, g.units, 30, [&] { return rng.between(30, 120); },
+                              [&] { return rng.between(11, 56); });
+      keep_ramp_window(g.rects, n, rng);
+      break;
+  }
+  return g;
+}
+
+/// Thinning to the tightness: a random order of the rectangles (the file's order), and which of them
+/// are removed, in that order, while the kept area is above `tightness` x the box (horizon x units).
+inline std::pair<std::vector<std::size_t>, std::vector<std::uint8_t>> planted_thinning(const planted_grid& g,
+                                                                                      double tightness,
+                                                                                      planted_rng& rng) {
+  const std::vector<planted_rect>& r = g.rects;
+  std::uint64_t horizon = 0;
+  long double area = 0;
+  for (const auto& x : r) {
+    horizon = std::max(horizon, x.t1);
+    area += static_cast<long double>(x.t1 - x.t0) * static_cast<long double>(x.size);
+  }
+  const long double box = static_cast<long double>(horizon) * static_cast<long double>(g.units);
+  std::vector<std::size_t> order(r.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  for (std::size_t i = order.size(); i > 1; --i) std::swap(order[i - 1], order[rng.between(0, i - 1)]);
+  std::vector<std::uint8_t> gone(r.size(), 0);
+  for (std::size_t i = 0; i < order.size() && area > static_cast<long double>(tightness) * box + 1e-9L; ++i) {
+    const auto& x = r[order[i]];
+    gone[order[i]] = 1;
+    area -= static_cast<long double>(x.t1 - x.t0) * static_cast<long double>(x.size);
+  }
+  return {std::move(order), std::move(gone)};
+}
+
 }  // namespace detail
 
 /// Builds an instance (see the header comment). Throws input_error for a buffer count outside 1..10^7
@@ -214,99 +314,22 @@ inline planted_dsa make_planted_dsa(const planted_options& o) {
   if (o.family == planted_family::challenging_cut && o.buffers > 100'000)
     throw input_error("planted DSA: the cut family takes at most 100000 buffers");
   detail::planted_rng rng(o.seed * 8 + static_cast<std::uint64_t>(o.family));
-  std::vector<detail::planted_rect> r;
-  std::uint64_t grain = 64, tscale = 1;  // bytes per size unit, time points per time unit
-  std::uint64_t units = (std::uint64_t{1} << 20) / grain;
-  const std::size_t n = o.buffers;
-  switch (o.family) {
-    case planted_family::uniform:
-      r = detail::planted_sweep(n, units, units / 64, [&] { return rng.between(units / 64, units / 8); },
-                                [&] { return rng.between(8, 64); });
-      break;
-    case planted_family::heavy_tailed:
-      r = detail::planted_sweep(
-          n, units, 1,
-          [&] {
-            const double x = static_cast<double>(units / 256) / std::pow(1.0 - rng.unit(), 1.0 / 1.1);
-            return std::min<std::uint64_t>(units / 2, static_cast<std::uint64_t>(x));
-          },
-          [&] { return rng.log_uniform(1, 512); });
-      break;
-    case planted_family::long_short: {
-      bool is_long = false;
-      r = detail::planted_sweep(
-          n, units, units / 128,
-          [&] {
-            is_long = rng.between(0, 9) == 0;
-            return is_long ? rng.between(units / 16, units / 4) : rng.between(units / 128, units / 16);
-          },
-          [&] { return is_long ? rng.between(100, 400) : rng.between(1, 8); });
-      break;
-    }
-    case planted_family::identical:
-      r = detail::planted_sweep(n, units, 1, [&] { return units / 16; }, [&] { return rng.between(1, 32); });
-      break;
-    case planted_family::challenging_cut:
-      grain = tscale = 1024;
-      units = 1024;
-      r = detail::planted_cut(n, units, rng);
-      break;
-    case planted_family::challenging_ramp: {
-      grain = tscale = 1024;
-      units = 1024;
-      r = detail::planted_sweep(n + n / 2, units, 30, [&] { return rng.between(30, 120); },
-                                [&] { return rng.between(11, 56); });
-      // Keep every buffer that touches the window [0.65, 0.85] of the horizon; elsewhere keep with a
-      // probability falling linearly with the distance to the window (0.9 next to it, 0.3 at the ends).
-      std::uint64_t horizon = 0;
-      for (const auto& x : r) horizon = std::max(horizon, x.t1);
-      const double lo = 0.65 * static_cast<double>(horizon), hi = 0.85 * static_cast<double>(horizon);
-      std::erase_if(r, [&](const detail::planted_rect& x) {
-        const double a = static_cast<double>(x.t0), b = static_cast<double>(x.t1);
-        const double d = b <= lo ? (lo - b) / lo : a >= hi ? (a - hi) / std::max(1.0, static_cast<double>(horizon) - hi) : 0;
-        const double keep = d == 0 ? 1.0 : 0.9 - 0.6 * std::min(1.0, d);
-        return rng.unit() >= keep;
-      });
-      // Back to n buffers: drop random ones away from the window first, then any.
-      for (int pass = 0; pass < 2 && r.size() > n; ++pass)
-        for (std::size_t i = r.size(); i-- > 0 && r.size() > n;) {
-          const bool in_window = static_cast<double>(r[i].t1) > lo && static_cast<double>(r[i].t0) < hi;
-          if ((pass == 1 || !in_window) && rng.between(0, 1) == 0) r.erase(r.begin() + static_cast<std::ptrdiff_t>(i));
-        }
-      break;
-    }
-  }
-  // Thinning to the tightness: remove buffers in a random order while the kept area is above T x box.
-  std::uint64_t horizon = 0;
-  long double area = 0;
-  for (const auto& x : r) {
-    horizon = std::max(horizon, x.t1);
-    area += static_cast<long double>(x.t1 - x.t0) * static_cast<long double>(x.size);
-  }
-  const long double box = static_cast<long double>(horizon) * static_cast<long double>(units);
-  std::vector<std::size_t> order(r.size());
-  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-  for (std::size_t i = order.size(); i > 1; --i) std::swap(order[i - 1], order[rng.between(0, i - 1)]);
-  std::vector<std::uint8_t> gone(r.size(), 0);
-  for (std::size_t i = 0; i < order.size() && area > static_cast<long double>(o.tightness) * box + 1e-9L; ++i) {
-    const auto& x = r[order[i]];
-    gone[order[i]] = 1;
-    area -= static_cast<long double>(x.t1 - x.t0) * static_cast<long double>(x.size);
-  }
+  const detail::planted_grid g = detail::planted_family_grid(o, rng);
+  const auto [order, gone] = detail::planted_thinning(g, o.tightness, rng);
   planted_dsa out;
-  out.capacity = units * grain;
+  out.capacity = g.units * g.grain;
   std::uint32_t id = 0;
   for (std::size_t i : order) {  // the shuffled order is the file order
     if (gone[i]) continue;
-    const auto& x = r[i];
+    const auto& x = g.rects[i];
     dsa_buffer b;
     b.id = std::to_string(id++);
-    b.lower = static_cast<program_point>(x.t0 * tscale);
-    b.upper = static_cast<program_point>(x.t1 * tscale);
-    b.size = x.size * grain;
+    b.lower = static_cast<program_point>(x.t0 * g.tscale);
+    b.upper = static_cast<program_point>(x.t1 * g.tscale);
+    b.size = x.size * g.grain;
     b.line = id + 1;
     out.problem.buffers.push_back(std::move(b));
-    out.offsets.push_back(x.off * grain);
+    out.offsets.push_back(x.off * g.grain);
   }
   return out;
 }
