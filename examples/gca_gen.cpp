@@ -179,142 +179,180 @@ int write_dense_trace(std::uint64_t buffers, std::uint64_t live, std::uint64_t s
   return 0;
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+/// The command line.
+struct cli {
   std::uint64_t points = 1000, seed = 1, cores = 1, matmuls = 1, trace = 0, live = 0, dram_live = 0;
   double pressure = 0.6;
   std::string target = "trn2", planted;
   std::uint64_t planted_buffers = 100, planted_sb = 0;
   double tightness = 1.0, pins = 0;
   std::string family = "mixed";
+};
+
+/// Reads the command line into `c`; false on a malformed one.
+bool parse_args(int argc, char** argv, cli& c) {
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
-    if (i + 1 >= argc) return usage();
+    if (i + 1 >= argc) return false;
     const std::string v = argv[++i];
     char* end = nullptr;
-    if (a == "--points") points = std::strtoull(v.c_str(), &end, 10);
-    else if (a == "--seed") seed = std::strtoull(v.c_str(), &end, 10);
-    else if (a == "--cores") cores = std::strtoull(v.c_str(), &end, 10);
-    else if (a == "--matmuls") matmuls = std::strtoull(v.c_str(), &end, 10);
-    else if (a == "--trace") trace = std::strtoull(v.c_str(), &end, 10);
-    else if (a == "--live") live = std::strtoull(v.c_str(), &end, 10);
-    else if (a == "--dram-live") dram_live = std::strtoull(v.c_str(), &end, 10);
-    else if (a == "--pressure") pressure = std::strtod(v.c_str(), &end);
-    else if (a == "--target") target = v, end = nullptr;
-    else if (a == "--planted-dsa") planted = v, end = nullptr;
-    else if (a == "--buffers") planted_buffers = std::strtoull(v.c_str(), &end, 10);
-    else if (a == "--tightness") tightness = std::strtod(v.c_str(), &end);
-    else if (a == "--planted-sb") planted_sb = std::strtoull(v.c_str(), &end, 10);
-    else if (a == "--pins") pins = std::strtod(v.c_str(), &end);
-    else if (a == "--family") family = v, end = nullptr;
-    else return usage();
-    if (end != nullptr && (*end != '\0' || end == v.c_str())) return usage();
+    if (a == "--points") c.points = std::strtoull(v.c_str(), &end, 10);
+    else if (a == "--seed") c.seed = std::strtoull(v.c_str(), &end, 10);
+    else if (a == "--cores") c.cores = std::strtoull(v.c_str(), &end, 10);
+    else if (a == "--matmuls") c.matmuls = std::strtoull(v.c_str(), &end, 10);
+    else if (a == "--trace") c.trace = std::strtoull(v.c_str(), &end, 10);
+    else if (a == "--live") c.live = std::strtoull(v.c_str(), &end, 10);
+    else if (a == "--dram-live") c.dram_live = std::strtoull(v.c_str(), &end, 10);
+    else if (a == "--pressure") c.pressure = std::strtod(v.c_str(), &end);
+    else if (a == "--target") c.target = v, end = nullptr;
+    else if (a == "--planted-dsa") c.planted = v, end = nullptr;
+    else if (a == "--buffers") c.planted_buffers = std::strtoull(v.c_str(), &end, 10);
+    else if (a == "--tightness") c.tightness = std::strtod(v.c_str(), &end);
+    else if (a == "--planted-sb") c.planted_sb = std::strtoull(v.c_str(), &end, 10);
+    else if (a == "--pins") c.pins = std::strtod(v.c_str(), &end);
+    else if (a == "--family") c.family = v, end = nullptr;
+    else return false;
+    if (end != nullptr && (*end != '\0' || end == v.c_str())) return false;
   }
-  if (live > 0 && trace == 0) return usage();
-  if (trace > 0) return live > 0 ? write_dense_trace(trace, live, seed) : write_trace(trace, seed);
-  if (planted_sb > 0) {  // an SB kernel with a planted spill-free placement (gca/gen/planted_sb.hpp)
-    gca::planted_sb_options o;
-    o.tensors = planted_sb;
-    o.seed = seed;
-    o.pins = pins;
-    o.tightness = tightness;
-    o.family = family == "128" ? gca::planted_sb_family::only128 : family == "tight" ? gca::planted_sb_family::tight
-                                                                                    : gca::planted_sb_family::mixed;
-    const auto tg = gca::find_target(target);
-    if (!tg || (family != "mixed" && family != "128" && family != "tight")) return usage();
-    o.tgt = *tg;
-    try {
-      std::cout << gca::make_planted_sb(o).text;
-    } catch (const gca::input_error& e) {
-      std::cerr << "gca-gen: " << e.what() << '\n';
-      return 1;
-    }
-    return 0;
+  return true;
+}
+
+/// --planted-sb: an SB kernel with a planted spill-free placement (gca/gen/planted_sb.hpp).
+int write_planted_sb(const cli& c) {
+  gca::planted_sb_options o;
+  o.tensors = c.planted_sb;
+  o.seed = c.seed;
+  o.pins = c.pins;
+  o.tightness = c.tightness;
+  o.family = c.family == "128"     ? gca::planted_sb_family::only128
+             : c.family == "tight" ? gca::planted_sb_family::tight
+                                   : gca::planted_sb_family::mixed;
+  const auto tg = gca::find_target(c.target);
+  if (!tg || (c.family != "mixed" && c.family != "128" && c.family != "tight")) return usage();
+  o.tgt = *tg;
+  try {
+    std::cout << gca::make_planted_sb(o).text;
+  } catch (const gca::input_error& e) {
+    std::cerr << "gca-gen: " << e.what() << '\n';
+    return 1;
   }
-  if (!planted.empty()) {
-    const auto fam = gca::parse_planted_family(planted);
-    if (!fam || planted_buffers == 0 || planted_buffers > 1000000 || !(tightness > 0 && tightness <= 1))
-      return usage();
-    gca::planted_dsa d;
-    try {
-      d = gca::make_planted_dsa({.family = *fam, .buffers = planted_buffers, .seed = seed, .tightness = tightness});
-    } catch (const gca::input_error& e) {
-      std::cerr << "gca-gen: " << e.what() << '\n';
-      return 1;
-    }
-    std::cout << "id,lower,upper,size\n";
-    for (const gca::dsa_buffer& b : d.problem.buffers)
-      std::cout << b.id << ',' << b.lower << ',' << b.upper << ',' << b.size << '\n';
-    std::cerr << "capacity=" << d.capacity << " buffers=" << d.problem.buffers.size()
-              << " max_live=" << gca::max_live(d.problem) << '\n';
-    return 0;
-  }
-  const auto tgt = gca::find_target(target);
-  if (!tgt || cores == 0 || cores > 64 || !(pressure > 0) || points == 0 || matmuls == 0 || matmuls > 4096)
+  return 0;
+}
+
+/// --planted-dsa: a DSA CSV with a planted solution (gca/io/planted_dsa.hpp), its capacity on stderr.
+int write_planted_dsa(const cli& c) {
+  const auto fam = gca::parse_planted_family(c.planted);
+  if (!fam || c.planted_buffers == 0 || c.planted_buffers > 1000000 || !(c.tightness > 0 && c.tightness <= 1))
     return usage();
-  std::mt19937_64 rng(seed);
-  auto pick = [&](std::uint64_t lo, std::uint64_t hi) { return lo + rng() % (hi - lo + 1); };
-  // Tile bytes per partition: about eight SB tiles are alive at the busiest point of a layer.
-  const auto tile = [&] {
-    const double b = static_cast<double>(tgt->sb_usable) * pressure / 8.0;
+  gca::planted_dsa d;
+  try {
+    d = gca::make_planted_dsa({.family = *fam, .buffers = c.planted_buffers, .seed = c.seed, .tightness = c.tightness});
+  } catch (const gca::input_error& e) {
+    std::cerr << "gca-gen: " << e.what() << '\n';
+    return 1;
+  }
+  std::cout << "id,lower,upper,size\n";
+  for (const gca::dsa_buffer& b : d.problem.buffers)
+    std::cout << b.id << ',' << b.lower << ',' << b.upper << ',' << b.size << '\n';
+  std::cerr << "capacity=" << d.capacity << " buffers=" << d.problem.buffers.size()
+            << " max_live=" << gca::max_live(d.problem) << '\n';
+  return 0;
+}
+
+/// The layered kernel (see the top of this file). Every draw of `rng` is in output order, so the text is
+/// deterministic in the seed.
+class kernel_writer {
+ public:
+  kernel_writer(const cli& c, const gca::target& tgt)
+      : c_(c), tgt_(tgt), rng_(c.seed), layers_(c.points / (11 + c.matmuls) / c.cores + 1),
+        half_(std::max<std::uint64_t>(1, layers_ / 2)), per_layer_((c.dram_live + half_ - 1) / half_) {}
+
+  void write() {
+    // --dram-live: saved tensor k is stored by layer k / per_layer of the first half and loaded back by
+    // the mirror layer (layers - 1 - that layer) of the second half. Pareto sizes, 4 KiB and up.
+    std::vector<std::uint64_t> saved_bytes(c_.dram_live);
+    for (std::uint64_t& b : saved_bytes) {
+      const double u = (static_cast<double>(rng_() >> 11) + 0.5) * 0x1.0p-53;
+      b = (static_cast<std::uint64_t>(std::min(4096.0 * 256, 4096.0 / std::pow(u, 1.0 / 1.3))) + 63) / 64 * 64;
+    }
+    std::cout << "module generated target=" << c_.target << "\n";
+    for (std::uint64_t core = 0; core < c_.cores; ++core) {
+      std::cout << "\nfunction core" << core << " core=" << core << " {\n";
+      std::cout << "  tensor %in : dram 1048576 input\n  tensor %out : dram 1048576 output\n";
+      for (std::uint64_t l = 0; l < layers_; ++l) declare_layer(l);
+      for (std::uint64_t k = 0; k < c_.dram_live; ++k) std::cout << "  tensor %sv" << k << " : dram " << saved_bytes[k] << "\n";
+      for (std::uint64_t l = 0; l < layers_; ++l) write_layer(l);
+      std::cout << "}\n";
+    }
+  }
+
+ private:
+  std::uint64_t pick(std::uint64_t lo, std::uint64_t hi) { return lo + rng_() % (hi - lo + 1); }
+  /// Tile bytes per partition: about eight SB tiles are alive at the busiest point of a layer.
+  std::uint64_t tile() {
+    const double b = static_cast<double>(tgt_.sb_usable) * c_.pressure / 8.0;
     return static_cast<std::uint64_t>(b * static_cast<double>(pick(70, 100)) / 100.0) / 4 * 4 + 4;
-  };
-  const std::uint64_t layers = points / (11 + matmuls) / cores + 1;
-  // --dram-live: saved tensor k is stored by layer k / per_layer of the first half and loaded back by
-  // the mirror layer (layers - 1 - that layer) of the second half.
-  const std::uint64_t half = std::max<std::uint64_t>(1, layers / 2);
-  const std::uint64_t per_layer = (dram_live + half - 1) / half;
-  std::vector<std::uint64_t> saved_bytes(dram_live);
-  for (std::uint64_t& b : saved_bytes) {
-    const double u = (static_cast<double>(rng() >> 11) + 0.5) * 0x1.0p-53;
-    b = (static_cast<std::uint64_t>(std::min(4096.0 * 256, 4096.0 / std::pow(u, 1.0 / 1.3))) + 63) / 64 * 64;
   }
-  std::cout << "module generated target=" << target << "\n";
-  for (std::uint64_t c = 0; c < cores; ++c) {
-    std::cout << "\nfunction core" << c << " core=" << c << " {\n";
-    std::cout << "  tensor %in : dram 1048576 input\n  tensor %out : dram 1048576 output\n";
-    for (std::uint64_t l = 0; l < layers; ++l) {
-      const std::string s = std::to_string(l);
-      std::cout << "  tensor %w" << s << " : dram 65536 input\n";
-      if (l + 1 < layers) std::cout << "  tensor %d" << s << " : dram 262144\n";
-      std::cout << "  tensor %a" << s << " : sb 128x" << tile() << "\n";
-      std::cout << "  tensor %b" << s << " : sb 128x" << tile() << "\n";
-      std::cout << "  tensor %sc" << s << " : sb 128x" << tile() << "\n";
-      std::cout << "  tensor %o" << s << " : sb 128x2048\n";
-      std::cout << "  tensor %t" << s << " : sb 128x2048\n";
-      std::cout << "  tensor %r" << s << " : sb 128x" << tile() << "\n";
-      std::cout << "  tensor %acc" << s << " : psum 128x" << 512 * pick(1, 4) << "\n";
-      std::cout << "  tensor %i" << s << " : reg\n";
-    }
-    for (std::uint64_t k = 0; k < dram_live; ++k) std::cout << "  tensor %sv" << k << " : dram " << saved_bytes[k] << "\n";
-    for (std::uint64_t l = 0; l < layers; ++l) {
-      const std::string s = std::to_string(l);
-      const std::string src = l == 0 ? "%in" : "%d" + std::to_string(l - 1);
-      const std::string dst = l + 1 == layers ? "%out" : "%d" + s;
-      std::cout << "  %sc" << s << " = load %w" << s << "\n";
-      if (layers - 1 - l < half && layers - 1 - l != l)  // second half: load back the mirror layer's tensors
-        for (std::uint64_t k = (layers - 1 - l) * per_layer; k < std::min(dram_live, (layers - l) * per_layer); ++k)
-          std::cout << "  %r" << s << " = load %sv" << k << "\n  %sc" << s << " = mul %sc" << s << ", %r" << s << "\n";
-      std::cout << "  %r" << s << " = load " << src << "\n";
-      std::cout << "  %i" << s << " = iota\n";
-      std::cout << "  loop m" << s << " " << pick(2, 8) << " {\n";
-      std::cout << "    %acc" << s << " = memset\n";
-      std::cout << "    loop k" << s << " " << pick(2, 16) << " {\n";
-      std::cout << "      %a" << s << " = load " << src << "\n";
-      std::cout << "      %b" << s << " = load %w" << s << "\n";
-      for (std::uint64_t k = 0; k < matmuls; ++k)
-        std::cout << "      %acc" << s << " += matmul %a" << s << ", %b" << s << ", %i" << s << "\n";
-      std::cout << "    }\n";
-      std::cout << "    %o" << s << " = act %acc" << s << "\n";
-      std::cout << "    %t" << s << " = mul %o" << s << ", %sc" << s << ", %r" << s << "\n";
-      std::cout << "    " << dst << " = store %t" << s << "\n";
-      std::cout << "  }\n";
-      if (l < half && layers - 1 - l != l)  // first half: save this layer's share
-        for (std::uint64_t k = l * per_layer; k < std::min(dram_live, (l + 1) * per_layer); ++k)
-          std::cout << "  %sv" << k << " = store %sc" << s << "\n";
-    }
-    std::cout << "}\n";
+
+  void declare_layer(std::uint64_t l) {
+    const std::string s = std::to_string(l);
+    std::cout << "  tensor %w" << s << " : dram 65536 input\n";
+    if (l + 1 < layers_) std::cout << "  tensor %d" << s << " : dram 262144\n";
+    std::cout << "  tensor %a" << s << " : sb 128x" << tile() << "\n";
+    std::cout << "  tensor %b" << s << " : sb 128x" << tile() << "\n";
+    std::cout << "  tensor %sc" << s << " : sb 128x" << tile() << "\n";
+    std::cout << "  tensor %o" << s << " : sb 128x2048\n";
+    std::cout << "  tensor %t" << s << " : sb 128x2048\n";
+    std::cout << "  tensor %r" << s << " : sb 128x" << tile() << "\n";
+    std::cout << "  tensor %acc" << s << " : psum 128x" << 512 * pick(1, 4) << "\n";
+    std::cout << "  tensor %i" << s << " : reg\n";
   }
+
+  void write_layer(std::uint64_t l) {
+    const std::string s = std::to_string(l);
+    const std::string src = l == 0 ? "%in" : "%d" + std::to_string(l - 1);
+    const std::string dst = l + 1 == layers_ ? "%out" : "%d" + s;
+    std::cout << "  %sc" << s << " = load %w" << s << "\n";
+    if (layers_ - 1 - l < half_ && layers_ - 1 - l != l)  // second half: load back the mirror layer's tensors
+      for (std::uint64_t k = (layers_ - 1 - l) * per_layer_; k < std::min(c_.dram_live, (layers_ - l) * per_layer_); ++k)
+        std::cout << "  %r" << s << " = load %sv" << k << "\n  %sc" << s << " = mul %sc" << s << ", %r" << s << "\n";
+    std::cout << "  %r" << s << " = load " << src << "\n";
+    std::cout << "  %i" << s << " = iota\n";
+    std::cout << "  loop m" << s << " " << pick(2, 8) << " {\n";
+    std::cout << "    %acc" << s << " = memset\n";
+    std::cout << "    loop k" << s << " " << pick(2, 16) << " {\n";
+    std::cout << "      %a" << s << " = load " << src << "\n";
+    std::cout << "      %b" << s << " = load %w" << s << "\n";
+    for (std::uint64_t k = 0; k < c_.matmuls; ++k)
+      std::cout << "      %acc" << s << " += matmul %a" << s << ", %b" << s << ", %i" << s << "\n";
+    std::cout << "    }\n";
+    std::cout << "    %o" << s << " = act %acc" << s << "\n";
+    std::cout << "    %t" << s << " = mul %o" << s << ", %sc" << s << ", %r" << s << "\n";
+    std::cout << "    " << dst << " = store %t" << s << "\n";
+    std::cout << "  }\n";
+    if (l < half_ && layers_ - 1 - l != l)  // first half: save this layer's share
+      for (std::uint64_t k = l * per_layer_; k < std::min(c_.dram_live, (l + 1) * per_layer_); ++k)
+        std::cout << "  %sv" << k << " = store %sc" << s << "\n";
+  }
+
+  const cli& c_;
+  const gca::target& tgt_;
+  std::mt19937_64 rng_;
+  const std::uint64_t layers_, half_, per_layer_;
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  cli c;
+  if (!parse_args(argc, argv, c)) return usage();
+  if (c.live > 0 && c.trace == 0) return usage();
+  if (c.trace > 0) return c.live > 0 ? write_dense_trace(c.trace, c.live, c.seed) : write_trace(c.trace, c.seed);
+  if (c.planted_sb > 0) return write_planted_sb(c);
+  if (!c.planted.empty()) return write_planted_dsa(c);
+  const auto tgt = gca::find_target(c.target);
+  if (!tgt || c.cores == 0 || c.cores > 64 || !(c.pressure > 0) || c.points == 0 || c.matmuls == 0 || c.matmuls > 4096)
+    return usage();
+  kernel_writer(c, *tgt).write();
   return 0;
 }
