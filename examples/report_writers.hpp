@@ -334,6 +334,139 @@ inline std::string human_bytes(std::uint64_t b) {
 // ======================================================================================================
 // JSON
 
+namespace report_detail {
+
+/// A DRAM space's name, or null for the memories without address spaces.
+inline void json_space(json_writer& j, gca::memory_type mem, gca::address_space sp) {
+  if (mem == gca::memory_type::dram) j.value(gca::to_string(sp));
+  else j.null();
+}
+
+inline void json_target(json_writer& j, const gca::target& t) {
+  j.begin_object();
+  j.key("name").value(t.name);
+  j.key("sb_partitions").value(t.sb_partitions);
+  j.key("sb_bytes").value(t.sb_bytes);
+  j.key("sb_usable").value(t.sb_usable);
+  j.key("psum_banks").value(t.psum_banks);
+  j.key("psum_bank_bytes").value(t.psum_bank_bytes);
+  j.key("psum_may_span_banks").value(t.psum_may_span_banks);
+  j.key("dram_bytes").value(t.dram_bytes);
+  j.key("registers").value(t.registers);
+  j.end_object();
+}
+
+/// Per memory (and DRAM address space) of function f that holds tensors: the highest placed end, the
+/// unit, the capacity, and how many tensors are (un)placed.
+inline void json_peaks(json_writer& j, const gca::function& f, const gca::target& tgt) {
+  j.begin_array();
+  for (gca::memory_type mem : all_memories) {
+    for (gca::address_space sp : all_spaces) {
+      if (mem != gca::memory_type::dram && sp != gca::address_space::local) continue;
+      std::uint64_t peak = 0, count = 0, unplaced = 0;
+      for (const gca::tensor& t : f.tensors) {
+        if (t.memory != mem || (mem == gca::memory_type::dram && t.space != sp)) continue;
+        ++count;
+        if (!t.at) ++unplaced;
+        peak = std::max(peak, placed_end(t));
+      }
+      if (count == 0) continue;
+      j.begin_object();
+      j.key("memory").value(gca::to_string(mem));
+      j.key("space");
+      json_space(j, mem, sp);
+      j.key("peak").value(peak);
+      j.key("unit").value(peak_unit(mem));
+      j.key("capacity").value(capacity(tgt, mem));
+      j.key("tensors").value(count);
+      j.key("unplaced").value(unplaced);
+      j.end_object();
+    }
+  }
+  j.end_array();
+}
+
+/// One tensor as one line of JSON (so a report of 10^5 tensors stays readable line by line).
+inline std::string json_tensor_line(const gca::tensor& t, tensor_role role) {
+  return "{\"name\": " + json_string(t.name) + ", \"memory\": " + json_string(gca::to_string(t.memory)) +
+         ", \"space\": " +
+         (t.memory == gca::memory_type::dram ? json_string(gca::to_string(t.space)) : std::string("null")) +
+         ", \"shape\": {\"partitions\": " + std::to_string(t.shape.partitions) +
+         ", \"bytes\": " + std::to_string(t.shape.bytes) + "}, \"kind\": " +
+         json_string(t.kind == gca::tensor_kind::input    ? "input"
+                     : t.kind == gca::tensor_kind::output ? "output"
+                                                          : "internal") +
+         ", \"placement\": " +
+         (t.at ? "{\"partition\": " + std::to_string(t.at->partition) + ", \"offset\": " +
+                     std::to_string(t.at->offset) + "}"
+               : std::string("null")) +
+         ", \"pinned\": " + (t.pinned ? "true" : "false") + ", \"role\": " + json_string(to_string(role)) + "}";
+}
+
+/// One function: its counts, peaks and tensors.
+inline void json_function(json_writer& j, const gca::function& f, const gca::target& tgt) {
+  const std::vector<tensor_role> role = tensor_roles(f);
+  std::uint64_t n_insts = 0, n_loops = 0, n_spill = 0, n_reload = 0;
+  for (const gca::instruction& i : f.insts) {
+    if (i.is_loop()) {
+      ++n_loops;
+      continue;
+    }
+    ++n_insts;
+    if (i.opcode == gca::op::spill) ++n_spill;
+    if (i.opcode == gca::op::reload) ++n_reload;
+  }
+  j.begin_object();
+  j.key("name").value(f.name);
+  j.key("core").value(f.core);
+  j.key("instructions").value(n_insts);
+  j.key("loops").value(n_loops);
+  j.key("spill_instructions").value(n_spill);
+  j.key("reload_instructions").value(n_reload);
+  j.key("peaks");
+  json_peaks(j, f, tgt);
+  j.key("tensors").begin_array();
+  for (gca::tensor_id id = 0; id < f.tensors.size(); ++id) j.raw(json_tensor_line(f.tensors[id], role[id]));
+  j.end_array();
+  j.end_object();
+}
+
+/// One pass: per function it colored, the space report.
+inline void json_pass(json_writer& j, const gca::pass_report& p) {
+  j.begin_object();
+  j.key("pass").value(p.pass);
+  j.key("functions").begin_array();
+  for (const auto& [fn, r] : p.functions) {
+    j.begin_object();
+    j.key("function").value(fn);
+    j.key("memory").value(gca::to_string(r.memory));
+    j.key("space");
+    json_space(j, r.memory, r.space);
+    j.key("ok").value(r.ok);
+    j.key("error").value(r.error);
+    j.key("unplaceable").strings(r.unplaceable);
+    j.key("iterations").value(std::uint64_t{r.iterations});
+    j.key("heuristic").value(r.heuristic);
+    j.key("peak").value(r.peak);
+    j.key("nodes").value(std::uint64_t{r.nodes});
+    j.key("edges").value(std::uint64_t{r.edges});
+    j.key("split").value(std::uint64_t{r.split});
+    j.key("spills").begin_object();
+    j.key("spilled_webs").value(std::uint64_t{r.spills.spilled_webs});
+    j.key("spilled_bytes").value(r.spills.spilled_bytes);
+    j.key("cycles").value(r.spills.cycles);
+    j.key("reloads").value(std::uint64_t{r.spills.reloads});
+    j.key("stores").value(std::uint64_t{r.spills.stores});
+    j.key("spilled").strings(r.spills.spilled);
+    j.end_object();
+    j.end_object();
+  }
+  j.end_array();
+  j.end_object();
+}
+
+}  // namespace report_detail
+
 /**
  * The allocated module and the reports of the passes that produced it, as one JSON document:
  *
@@ -356,130 +489,15 @@ inline std::string human_bytes(std::uint64_t b) {
 inline std::string json_report(const gca::module& m, const std::vector<gca::pass_report>& reports) {
   namespace d = report_detail;
   d::json_writer j;
-  auto space_or_null = [&](gca::memory_type mem, gca::address_space sp) {
-    if (mem == gca::memory_type::dram) j.value(gca::to_string(sp));
-    else j.null();
-  };
-
   j.begin_object();
   j.key("module").value(m.name);
-  j.key("target").begin_object();
-  j.key("name").value(m.tgt.name);
-  j.key("sb_partitions").value(m.tgt.sb_partitions);
-  j.key("sb_bytes").value(m.tgt.sb_bytes);
-  j.key("sb_usable").value(m.tgt.sb_usable);
-  j.key("psum_banks").value(m.tgt.psum_banks);
-  j.key("psum_bank_bytes").value(m.tgt.psum_bank_bytes);
-  j.key("psum_may_span_banks").value(m.tgt.psum_may_span_banks);
-  j.key("dram_bytes").value(m.tgt.dram_bytes);
-  j.key("registers").value(m.tgt.registers);
-  j.end_object();
-
+  j.key("target");
+  d::json_target(j, m.tgt);
   j.key("functions").begin_array();
-  for (const gca::function& f : m.functions) {
-    const std::vector<d::tensor_role> role = d::tensor_roles(f);
-    std::uint64_t n_insts = 0, n_loops = 0, n_spill = 0, n_reload = 0;
-    for (const gca::instruction& i : f.insts) {
-      if (i.is_loop()) {
-        ++n_loops;
-        continue;
-      }
-      ++n_insts;
-      if (i.opcode == gca::op::spill) ++n_spill;
-      if (i.opcode == gca::op::reload) ++n_reload;
-    }
-    j.begin_object();
-    j.key("name").value(f.name);
-    j.key("core").value(f.core);
-    j.key("instructions").value(n_insts);
-    j.key("loops").value(n_loops);
-    j.key("spill_instructions").value(n_spill);
-    j.key("reload_instructions").value(n_reload);
-
-    j.key("peaks").begin_array();
-    for (gca::memory_type mem : d::all_memories) {
-      for (gca::address_space sp : d::all_spaces) {
-        if (mem != gca::memory_type::dram && sp != gca::address_space::local) continue;
-        std::uint64_t peak = 0, count = 0, unplaced = 0;
-        for (const gca::tensor& t : f.tensors) {
-          if (t.memory != mem || (mem == gca::memory_type::dram && t.space != sp)) continue;
-          ++count;
-          if (!t.at) ++unplaced;
-          peak = std::max(peak, d::placed_end(t));
-        }
-        if (count == 0) continue;
-        j.begin_object();
-        j.key("memory").value(gca::to_string(mem));
-        j.key("space");
-        space_or_null(mem, sp);
-        j.key("peak").value(peak);
-        j.key("unit").value(d::peak_unit(mem));
-        j.key("capacity").value(d::capacity(m.tgt, mem));
-        j.key("tensors").value(count);
-        j.key("unplaced").value(unplaced);
-        j.end_object();
-      }
-    }
-    j.end_array();
-
-    j.key("tensors").begin_array();
-    for (gca::tensor_id id = 0; id < f.tensors.size(); ++id) {
-      const gca::tensor& t = f.tensors[id];
-      std::string line = "{\"name\": " + d::json_string(t.name) + ", \"memory\": " +
-                         d::json_string(gca::to_string(t.memory)) + ", \"space\": " +
-                         (t.memory == gca::memory_type::dram ? d::json_string(gca::to_string(t.space))
-                                                             : std::string("null")) +
-                         ", \"shape\": {\"partitions\": " + std::to_string(t.shape.partitions) +
-                         ", \"bytes\": " + std::to_string(t.shape.bytes) + "}, \"kind\": " +
-                         d::json_string(t.kind == gca::tensor_kind::input    ? "input"
-                                        : t.kind == gca::tensor_kind::output ? "output"
-                                                                             : "internal") +
-                         ", \"placement\": " +
-                         (t.at ? "{\"partition\": " + std::to_string(t.at->partition) +
-                                     ", \"offset\": " + std::to_string(t.at->offset) + "}"
-                               : std::string("null")) +
-                         ", \"pinned\": " + (t.pinned ? "true" : "false") +
-                         ", \"role\": " + d::json_string(d::to_string(role[id])) + "}";
-      j.raw(line);
-    }
-    j.end_array();
-    j.end_object();
-  }
+  for (const gca::function& f : m.functions) d::json_function(j, f, m.tgt);
   j.end_array();
-
   j.key("passes").begin_array();
-  for (const gca::pass_report& p : reports) {
-    j.begin_object();
-    j.key("pass").value(p.pass);
-    j.key("functions").begin_array();
-    for (const auto& [fn, r] : p.functions) {
-      j.begin_object();
-      j.key("function").value(fn);
-      j.key("memory").value(gca::to_string(r.memory));
-      j.key("space");
-      space_or_null(r.memory, r.space);
-      j.key("ok").value(r.ok);
-      j.key("error").value(r.error);
-      j.key("unplaceable").strings(r.unplaceable);
-      j.key("iterations").value(std::uint64_t{r.iterations});
-      j.key("heuristic").value(r.heuristic);
-      j.key("peak").value(r.peak);
-      j.key("nodes").value(std::uint64_t{r.nodes});
-      j.key("edges").value(std::uint64_t{r.edges});
-      j.key("split").value(std::uint64_t{r.split});
-      j.key("spills").begin_object();
-      j.key("spilled_webs").value(std::uint64_t{r.spills.spilled_webs});
-      j.key("spilled_bytes").value(r.spills.spilled_bytes);
-      j.key("cycles").value(r.spills.cycles);
-      j.key("reloads").value(std::uint64_t{r.spills.reloads});
-      j.key("stores").value(std::uint64_t{r.spills.stores});
-      j.key("spilled").strings(r.spills.spilled);
-      j.end_object();
-      j.end_object();
-    }
-    j.end_array();
-    j.end_object();
-  }
+  for (const gca::pass_report& p : reports) d::json_pass(j, p);
   j.end_array();
   j.end_object();
   j.out += '\n';
