@@ -238,7 +238,8 @@ class coloring_allocator {
     rep.pass = pass_name.empty() ? "coloring_allocator" : std::string(pass_name);
     const auto deadline = detail::deadline_after(opt_.timeout_seconds);
     // The work is done by functions that do not depend on the registration's tuple (only on the
-    // linearization, spill policy and observer), so the eight allocators share one copy of them.
+    // linearization, spill policy, observer and geometry, which they see through a type-erased view),
+    // so the eight allocators share one copy of the engine under them.
     const Geometry geom = detail::geometry_for(geom_, m.tgt);
     if constexpr (Type == memory_type::dram && From == address_space::shared) {
       detail::allocate_shared_dram(m, rep, PostLink, geom, opt_.variants, deadline, obs);

@@ -328,12 +328,12 @@ class space_fixpoint {
   /// Which webs the search may count as spillable: the policy's answer (spill/concept.hpp,
   /// ReportsSpillable), or none.
   auto spillable_fn() {
-    return [this](const space_attempt& x, web_id w) {
-      if constexpr (ReportsSpillable<Spill>)
+    if constexpr (ReportsSpillable<Spill>)
+      return [this](const space_attempt& x, web_id w) {
         return Spill::spillable(lf_.work(), x.live, w, filter_, rep_.spills);
-      else
-        return false;
-    };
+      };
+    else
+      return [](const space_attempt&, web_id) { return false; };
   }
 
   /// The user's names of tensors (a temporary's original), sorted and unique.
