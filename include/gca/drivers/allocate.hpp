@@ -260,10 +260,14 @@ void allocate_shared_dram(module& m, pass_report& rep, bool post_link, const Geo
     std::vector<std::string> bad;
     for (const unplaced_node& u : r.unplaced)
       if (u.node < n) bad.push_back(entries[unplaced[u.node]].name);
-    // Every shared buffer and every block is live whenever any core runs, so more bytes than DRAM holds
-    // proves that no placement exists; short of that, the colorer only failed to find one.
+    // Every shared buffer and every block is live whenever any core runs, so footprints (GeometryPolicy
+    // requirement 6: bytes, for linear_dram) summing above the capacity prove that no placement exists;
+    // short of that, the colorer only failed to find one.
     std::uint64_t total = 0;
-    for (const extent& e : extents) total = e.bytes > unbounded - total ? unbounded : total + e.bytes;
+    for (const extent& e : extents) {
+      const std::uint64_t need = geom.end(e, placement{});
+      total = need > unbounded - total ? unbounded : total + need;
+    }
     throw allocation_error(rep.pass + ": " +
                            (total > geom.capacity() ? cant_help_message(memory_type::dram, bad) +
                                                            ": together they need more bytes than DRAM holds"

@@ -52,15 +52,18 @@ struct space_options {
   pass_cache* cache = nullptr;  // what passes share (engine/space_colorer.hpp: liveness, DRAM answers)
 };
 
+/// " (%a, %b)": the tensors a refusal names, or "" when it names none.
+inline std::string named_tensors(const std::vector<std::string>& names) {
+  if (names.empty()) return {};
+  std::string s = " (";
+  for (std::size_t k = 0; k < names.size(); ++k) s += (k ? ", %" : "%") + names[k];
+  return s + ")";
+}
+
 /// The message when spilling can't help (docs/HARDWARE.md section 3), with the tensors named.
 inline std::string cant_help_message(memory_type m, const std::vector<std::string>& names) {
-  std::string s = "couldn't allocate every tensor in " + std::string(log_name(m)) + " and spilling can't help";
-  if (!names.empty()) {
-    s += " (";
-    for (std::size_t k = 0; k < names.size(); ++k) s += (k ? ", %" : "%") + names[k];
-    s += ")";
-  }
-  return s;
+  return "couldn't allocate every tensor in " + std::string(log_name(m)) + " and spilling can't help" +
+         named_tensors(names);
 }
 
 /// The tensors of the webs an attempt left unplaced.
@@ -74,13 +77,8 @@ inline std::vector<tensor_id> unplaced_tensors(const space_attempt& a) {
 /// help" is a promise: it is printed only with a proof).
 inline std::string gave_up_message(memory_type m, const std::vector<std::string>& names, std::uint64_t nodes,
                                    bool out_of_time = false) {
-  std::string s = "couldn't allocate every tensor in " + std::string(log_name(m));
-  if (!names.empty()) {
-    s += " (";
-    for (std::size_t k = 0; k < names.size(); ++k) s += (k ? ", %" : "%") + names[k];
-    s += ")";
-  }
-  return s + ": nothing more can be spilled, and the placement search gave up after " + std::to_string(nodes) +
+  return "couldn't allocate every tensor in " + std::string(log_name(m)) + named_tensors(names) +
+         ": nothing more can be spilled, and the placement search gave up after " + std::to_string(nodes) +
          " search nodes" + (out_of_time ? " (its time budget spent)" : "") +
          " without finding a placement or proving that none exists";
 }
@@ -89,14 +87,9 @@ inline std::string gave_up_message(memory_type m, const std::vector<std::string>
 /// which have nowhere to spill; a user's geometry without a rectangle view), nothing more can be spilled,
 /// and no instruction needs more than the memory holds: a placement may exist, so nothing is claimed.
 inline std::string colorer_gave_up_message(memory_type m, const std::vector<std::string>& names) {
-  std::string s = "couldn't allocate every tensor in " + std::string(log_name(m));
-  if (!names.empty()) {
-    s += " (";
-    for (std::size_t k = 0; k < names.size(); ++k) s += (k ? ", %" : "%") + names[k];
-    s += ")";
-  }
-  return s + ": the colorer found no place for them and nothing more can be spilled; no instruction needs more "
-             "than the memory holds, so this is not a proof that no placement exists";
+  return "couldn't allocate every tensor in " + std::string(log_name(m)) + named_tensors(names) +
+         ": the colorer found no place for them and nothing more can be spilled; no instruction needs more "
+         "than the memory holds, so this is not a proof that no placement exists";
 }
 
 /// In a memory measured in one dimension (DRAM: bytes; REG: registers), is some point over-full whatever

@@ -55,9 +55,6 @@ struct spill_cascade {
   }
 };
 
-/// The memory a space spills into in Trainium's cascade, if any.
-constexpr std::optional<memory_type> next_tier(memory_type m) noexcept { return spill_cascade{}.next(m); }
-
 struct spill_to_next_tier {
   static constexpr std::string_view name = "spill_to_next_tier";
   spill_cascade cascade;  // where each memory's victims go (default: Trainium's)
