@@ -23,6 +23,7 @@
 #include <gca/ir/types.hpp>
 #include <gca/linearize/linearize.hpp>
 #include <gca/liveness/live_ranges.hpp>
+#include <gca/report/model.hpp>
 #include <gca/spill/fixpoint.hpp>
 
 namespace gca_tools {
@@ -203,104 +204,19 @@ class json_writer {
 // ----------------------------------------------------------------------------------------------------
 // Facts shared by both reports
 
-enum class tensor_role : std::uint8_t { plain = 0, spill_slot = 1, reload_temp = 2 };
+// The report model (roles from the tensors' origins, peaks, the chain's loops and moves) is the
+// library's (gca/report/model.hpp); this file only prints it.
+using gca::chain_facts;
+using gca::loop_span;
+using gca::memory_peak;
+using gca::move_point;
+using gca::peak_unit;
+using gca::placed_end;
+using gca::tensor_role;
+using gca::tensor_roles;
+using gca::to_string;
 
-constexpr std::string_view to_string(tensor_role r) noexcept {
-  switch (r) {
-    case tensor_role::plain: return "tensor";
-    case tensor_role::spill_slot: return "spill_slot";
-    case tensor_role::reload_temp: return "reload_temp";
-  }
-  return "tensor";
-}
-
-/// "%t.slot3" -> "t", "%t.r12" -> "t": the tensor a spill temporary stands for (or "" if the name is
-/// not of that form).
-inline std::string_view spill_base(std::string_view name) {
-  std::size_t e = name.size();
-  while (e > 0 && name[e - 1] >= '0' && name[e - 1] <= '9') --e;
-  if (e == name.size()) return {};
-  const std::string_view stem = name.substr(0, e);
-  for (std::string_view suffix : {std::string_view(".slot"), std::string_view(".r")})
-    if (stem.size() > suffix.size() && stem.substr(stem.size() - suffix.size()) == suffix)
-      return stem.substr(0, stem.size() - suffix.size());
-  return {};
-}
-
-/// Which tensors spilling created, read off the instructions: outputs of `spill` are slots; outputs of
-/// `reload` and inputs of `spill` are temporaries; so is `%t.rK = load ...` when %t exists (the re-load
-/// from source a spill of a loaded value inserts instead of a store).
-inline std::vector<tensor_role> tensor_roles(const gca::function& f) {
-  std::vector<tensor_role> role(f.tensors.size(), tensor_role::plain);
-  std::vector<std::uint8_t> loaded_only(f.tensors.size(), 1), written(f.tensors.size(), 0);
-  auto mark = [&](gca::tensor_id t, tensor_role r) {
-    if (t < role.size() && role[t] != tensor_role::spill_slot) role[t] = r;
-  };
-  for (const gca::instruction& i : f.insts) {
-    if (i.is_loop()) continue;
-    for (gca::tensor_id t : f.outputs(i)) {
-      if (t >= written.size()) continue;
-      written[t] = 1;
-      if (i.opcode != gca::op::load) loaded_only[t] = 0;
-    }
-    if (i.opcode == gca::op::spill) {
-      for (gca::tensor_id t : f.outputs(i)) mark(t, tensor_role::spill_slot);
-      for (gca::tensor_id t : f.inputs(i)) mark(t, tensor_role::reload_temp);
-    } else if (i.opcode == gca::op::reload) {
-      for (gca::tensor_id t : f.outputs(i)) mark(t, tensor_role::reload_temp);
-    }
-  }
-  std::vector<std::string_view> names;
-  names.reserve(f.tensors.size());
-  for (const gca::tensor& t : f.tensors) names.push_back(t.name);
-  std::sort(names.begin(), names.end());
-  for (gca::tensor_id t = 0; t < f.tensors.size(); ++t) {
-    if (role[t] != tensor_role::plain || !written[t] || !loaded_only[t]) continue;
-    const std::string_view name = f.tensors[t].name;
-    const std::string_view base = spill_base(name);
-    if (base.empty() || name.substr(base.size(), 2) != ".r") continue;
-    if (std::binary_search(names.begin(), names.end(), base)) role[t] = tensor_role::reload_temp;
-  }
-  return role;
-}
-
-/// One past the highest unit a placed tensor uses: bytes per partition (SB, PSUM), bytes (DRAM),
-/// registers (REG).
-inline std::uint64_t placed_end(const gca::tensor& t) {
-  if (!t.at) return 0;
-  switch (t.memory) {
-    case gca::memory_type::reg: return t.at->offset + 1;
-    case gca::memory_type::dram: return t.at->offset + std::uint64_t{t.shape.partitions} * t.shape.bytes;
-    case gca::memory_type::sb:
-    case gca::memory_type::psum: return t.at->offset + t.shape.bytes;
-  }
-  return 0;
-}
-
-inline std::uint64_t capacity(const gca::target& tgt, gca::memory_type m) {
-  switch (m) {
-    case gca::memory_type::sb: return tgt.sb_usable;
-    case gca::memory_type::psum: return tgt.psum_bytes();
-    case gca::memory_type::dram: return tgt.dram_bytes;
-    case gca::memory_type::reg: return tgt.registers;
-  }
-  return 0;
-}
-
-constexpr std::string_view peak_unit(gca::memory_type m) noexcept {
-  switch (m) {
-    case gca::memory_type::sb:
-    case gca::memory_type::psum: return "bytes per partition";
-    case gca::memory_type::dram: return "bytes";
-    case gca::memory_type::reg: return "registers";
-  }
-  return "";
-}
-
-inline constexpr gca::memory_type all_memories[] = {gca::memory_type::sb, gca::memory_type::psum,
-                                                     gca::memory_type::dram, gca::memory_type::reg};
-inline constexpr gca::address_space all_spaces[] = {gca::address_space::local, gca::address_space::shared,
-                                                     gca::address_space::debug};
+inline std::uint64_t capacity(const gca::target& tgt, gca::memory_type m) { return gca::capacity_of(tgt, m); }
 
 // ----------------------------------------------------------------------------------------------------
 // Number formatting (locale-independent, deterministic)
@@ -360,28 +276,17 @@ inline void json_target(json_writer& j, const gca::target& t) {
 /// unit, the capacity, and how many tensors are (un)placed.
 inline void json_peaks(json_writer& j, const gca::function& f, const gca::target& tgt) {
   j.begin_array();
-  for (gca::memory_type mem : all_memories) {
-    for (gca::address_space sp : all_spaces) {
-      if (mem != gca::memory_type::dram && sp != gca::address_space::local) continue;
-      std::uint64_t peak = 0, count = 0, unplaced = 0;
-      for (const gca::tensor& t : f.tensors) {
-        if (t.memory != mem || (mem == gca::memory_type::dram && t.space != sp)) continue;
-        ++count;
-        if (!t.at) ++unplaced;
-        peak = std::max(peak, placed_end(t));
-      }
-      if (count == 0) continue;
-      j.begin_object();
-      j.key("memory").value(gca::to_string(mem));
-      j.key("space");
-      json_space(j, mem, sp);
-      j.key("peak").value(peak);
-      j.key("unit").value(peak_unit(mem));
-      j.key("capacity").value(capacity(tgt, mem));
-      j.key("tensors").value(count);
-      j.key("unplaced").value(unplaced);
-      j.end_object();
-    }
+  for (const memory_peak& p : gca::memory_peaks(f, tgt)) {
+    j.begin_object();
+    j.key("memory").value(gca::to_string(p.memory));
+    j.key("space");
+    json_space(j, p.memory, p.space);
+    j.key("peak").value(p.peak);
+    j.key("unit").value(peak_unit(p.memory));
+    j.key("capacity").value(p.capacity);
+    j.key("tensors").value(static_cast<std::uint64_t>(p.tensors.size()));
+    j.key("unplaced").value(static_cast<std::uint64_t>(p.unplaced));
+    j.end_object();
   }
   j.end_array();
 }
@@ -482,8 +387,8 @@ inline void json_pass(json_writer& j, const gca::pass_report& p) {
  *                   spills:{spilled_webs, spilled_bytes, cycles, reloads, stores, spilled} } ] } ] }
  *
  * `space` is the DRAM address space (local/shared/debug) and null for the other memories. `role` is
- * "tensor", "spill_slot" (written by `spill`) or "reload_temp" (written by `reload`, or the temporary a
- * spill stores). A peak is one past the highest unit a placed tensor uses (see peak_unit); DRAM has one
+ * "tensor", "spill_slot" or "reload_temp" (a spill or reload temporary), from the tensor's origin
+ * (gca::role_of; a web split off a tensor has that tensor's role). A peak is one past the highest unit a placed tensor uses (see peak_unit); DRAM has one
  * peak entry per address space that holds tensors.
  */
 inline std::string json_report(const gca::module& m, const std::vector<gca::pass_report>& reports) {
@@ -643,104 +548,33 @@ struct svg_panel {
   double height = 0;                    // plot height in px
 };
 
-struct loop_span {
-  gca::program_point begin, end;  // [begin, end): the loop's own point and its body
-  std::uint32_t depth;
-  std::string name;
-  std::uint64_t trips;
-};
-
-struct move_point {
-  gca::program_point point;
-  bool is_spill;  // else a reload (or a re-load from the source)
-  std::vector<gca::memory_type> memories;  // of its operands
-};
-
-/// What the picture needs to know about one function's chain.
-struct chain_facts {
-  std::vector<std::string> point_label;  // per point 0..N+1: "entry", opcode, "exit"
-  std::vector<std::uint8_t> point_kind;  // 0 plain, 1 spill, 2 reload, 3 loop, 4 entry/exit
-  std::vector<loop_span> loops;
-  std::vector<move_point> moves;
-  std::uint32_t max_depth = 0;           // loop nesting depth (0: no loops)
-};
-
-inline chain_facts read_chain(const gca::linearized_function& lf, const std::vector<tensor_role>& role) {
-  const gca::function& f = lf.work();
-  const std::size_t n = lf.points();
-  chain_facts c;
-  c.point_label.assign(n + 2, "");
-  c.point_kind.assign(n + 2, 0);
-  c.point_label[0] = "entry";
-  c.point_label[n + 1] = "exit";
-  c.point_kind[0] = c.point_kind[n + 1] = 4;
-  std::vector<std::size_t> open;  // indices into c.loops, innermost last
-  for (const gca::chain_node& node : lf.chain()) {
-    // A point no deeper than an open loop's own point is past that loop's body.
-    while (!open.empty() && node.depth <= c.loops[open.back()].depth) {
-      c.loops[open.back()].end = node.point;
-      open.pop_back();
-    }
-    const gca::instruction& i = f.insts[node.inst];
-    c.point_label[node.point] = std::string(f.opcode_name(i));
-    if (i.is_loop()) {
-      c.point_label[node.point] = "loop " + f.symbols[i.label];
-      c.point_kind[node.point] = 3;
-      c.loops.push_back({node.point, node.point + 1, node.depth, f.symbols[i.label], i.trips});
-      c.max_depth = std::max(c.max_depth, node.depth + 1);
-      if (!node.opaque_loop) open.push_back(c.loops.size() - 1);
-      continue;
-    }
-    const bool is_spill = i.opcode == gca::op::spill;
-    bool is_reload = i.opcode == gca::op::reload;
-    if (i.opcode == gca::op::load)
-      for (gca::tensor_id t : f.outputs(i))
-        if (t < role.size() && role[t] == tensor_role::reload_temp) is_reload = true;
-    if (!is_spill && !is_reload) continue;
-    c.point_kind[node.point] = is_spill ? 1 : 2;
-    move_point mp{node.point, is_spill, {}};
-    for (gca::tensor_id t : f.outputs(i)) mp.memories.push_back(f.tensors[t].memory);
-    for (gca::tensor_id t : f.inputs(i)) mp.memories.push_back(f.tensors[t].memory);
-    c.moves.push_back(std::move(mp));
-  }
-  for (std::size_t k : open) c.loops[k].end = static_cast<gca::program_point>(n + 1);
-  return c;
-}
-
 inline std::vector<svg_panel> make_panels(const gca::function& f, const gca::target& tgt) {
   using gca::memory_type;
   std::vector<svg_panel> panels;
-  for (memory_type mem : {memory_type::psum, memory_type::sb, memory_type::dram, memory_type::reg}) {
-    for (gca::address_space sp : all_spaces) {
-      if (mem != memory_type::dram && sp != gca::address_space::local) continue;
-      svg_panel p;
-      p.memory = mem;
-      p.space = sp;
-      for (gca::tensor_id t = 0; t < f.tensors.size(); ++t) {
-        const gca::tensor& x = f.tensors[t];
-        if (x.memory != mem || (mem == memory_type::dram && x.space != sp)) continue;
-        p.tensors.push_back(t);
-        if (!x.at) ++p.unplaced;
-        p.peak = std::max(p.peak, placed_end(x));
-      }
-      if (p.tensors.empty()) continue;
-      const std::uint64_t peak = std::max<std::uint64_t>(p.peak, 1);
-      if (mem == memory_type::psum && peak / std::max<std::uint64_t>(tgt.psum_bank_bytes, 1) < 32) {
-        p.tick = std::max<std::uint64_t>(tgt.psum_bank_bytes, 1);  // one tick per bank
-      } else if (mem == memory_type::reg) {
-        p.tick = peak <= 16 ? 1 : pow2_ceil((peak + 7) / 8);
-      } else {
-        p.tick = pow2_ceil((peak + 3) / 4);  // 4..8 power-of-two ticks
-      }
-      p.top = (peak + p.tick - 1) / p.tick * p.tick;
-      switch (mem) {
-        case memory_type::psum: p.height = 170; break;
-        case memory_type::sb: p.height = 240; break;
-        case memory_type::dram: p.height = 130; break;
-        case memory_type::reg: p.height = std::clamp(static_cast<double>(p.top) * 18.0, 36.0, 180.0); break;
-      }
-      panels.push_back(std::move(p));
+  for (memory_peak& mp : gca::memory_peaks(f, tgt, {memory_type::psum, memory_type::sb, memory_type::dram,
+                                                     memory_type::reg})) {
+    svg_panel p;
+    p.memory = mp.memory;
+    p.space = mp.space;
+    p.tensors = std::move(mp.tensors);
+    p.unplaced = mp.unplaced;
+    p.peak = mp.peak;
+    const std::uint64_t peak = std::max<std::uint64_t>(p.peak, 1);
+    if (p.memory == memory_type::psum && peak / std::max<std::uint64_t>(tgt.psum_bank_bytes, 1) < 32) {
+      p.tick = std::max<std::uint64_t>(tgt.psum_bank_bytes, 1);  // one tick per bank
+    } else if (p.memory == memory_type::reg) {
+      p.tick = peak <= 16 ? 1 : pow2_ceil((peak + 7) / 8);
+    } else {
+      p.tick = pow2_ceil((peak + 3) / 4);  // 4..8 power-of-two ticks
     }
+    p.top = (peak + p.tick - 1) / p.tick * p.tick;
+    switch (p.memory) {
+      case memory_type::psum: p.height = 170; break;
+      case memory_type::sb: p.height = 240; break;
+      case memory_type::dram: p.height = 130; break;
+      case memory_type::reg: p.height = std::clamp(static_cast<double>(p.top) * 18.0, 36.0, 180.0); break;
+    }
+    panels.push_back(std::move(p));
   }
   return panels;
 }
@@ -752,20 +586,10 @@ inline std::string partition_range(const gca::tensor& x) {
          std::to_string(x.at->partition + std::max<std::uint32_t>(x.shape.partitions, 1) - 1);
 }
 
-/// The name a tensor's colour comes from, so that the pieces of one value share a hue: "t" for the spill
-/// temporaries "t.slot1" and "t.r3", and for "t.2", a web of %t the allocator split off (memloc_split)
-/// when %t exists; the name itself otherwise.
-inline std::string_view colour_name(const gca::function& f, const gca::tensor& x, tensor_role r) {
-  std::string_view n = x.name;
-  if (r != tensor_role::plain) {
-    const std::string_view base = spill_base(n);
-    if (!base.empty()) n = base;
-  }
-  std::size_t e = n.size();
-  while (e > 0 && n[e - 1] >= '0' && n[e - 1] <= '9') --e;
-  if (e > 1 && e < n.size() && n[e - 1] == '.' && f.find_tensor(n.substr(0, e - 1)) != gca::no_tensor)
-    n = n.substr(0, e - 1);
-  return n;
+/// The name a tensor's colour comes from, so that the pieces of one value share a hue: the program's
+/// own tensor behind it (a spill slot or temporary of %t, or a web of %t split off, is coloured as %t).
+inline std::string_view colour_name(const gca::function& f, gca::tensor_id t) {
+  return f.tensors[gca::user_tensor(f, t)].name;
 }
 
 inline std::string box_style(const std::string& fill, const std::string& stroke, tensor_role r, bool thin = false) {
@@ -876,7 +700,7 @@ inline void svg_panel_body(svg_out& o, svg_frame& fr, const gca::module& m, cons
       by0 = mid - 1.5;
       by1 = mid + 1.5;
     }
-    const auto [fill, stroke] = name_colours(colour_name(f, x, role[t]));
+    const auto [fill, stroke] = name_colours(colour_name(f, t));
     const std::string style = box_style(fill, stroke, role[t], cell < 4);
     const char* overlay = role_overlay(role[t]);
     const std::string parts = partition_range(x);
@@ -994,7 +818,7 @@ inline void svg_panel_body(svg_out& o, svg_frame& fr, const gca::module& m, cons
   double ky = y0 - 14;
   for (std::size_t k = 0; k < shown; ++k, ky += 13) {
     const gca::tensor& x = f.tensors[order[k]];
-    const auto [fill, stroke] = name_colours(colour_name(f, x, role[order[k]]));
+    const auto [fill, stroke] = name_colours(colour_name(f, order[k]));
     o.rect(fr.key_x, ky + 2, 11, 9, box_style(fill, stroke, role[order[k]]));
     if (const char* ov = role_overlay(role[order[k]])) o.rect(fr.key_x, ky + 2, 11, 9, ov);
     std::string name = shorten(x.name, 18);
@@ -1026,7 +850,7 @@ inline double svg_function(svg_out& o, svg_frame& fr, const gca::module& m, cons
   using gca::memory_type;
   const gca::function& f = lf.work();
   const std::vector<tensor_role> role = tensor_roles(f);
-  const chain_facts cf = read_chain(lf, role);
+  const chain_facts cf = gca::read_chain(lf);
   const std::vector<svg_panel> panels = make_panels(f, m.tgt);
   const std::size_t n = lf.points();
   const double cols = static_cast<double>(n + 2);
@@ -1122,7 +946,7 @@ inline double svg_function(svg_out& o, svg_frame& fr, const gca::module& m, cons
       const double cx = X(static_cast<double>(pt) + 0.5) + 3.5;
       static constexpr const char* cls[] = {"pt", "pt spill", "pt reload", "pt loopop", "pt edge"};
       o.s += "<text transform=\"translate(" + fixed(cx) + "," + fixed(y + 6) + ") rotate(-55)\" class=\"" +
-             cls[cf.point_kind[pt]] + "\" text-anchor=\"end\">" + xml_text(t) + "</text>\n";
+             cls[static_cast<std::size_t>(cf.kind[pt])] + "\" text-anchor=\"end\">" + xml_text(t) + "</text>\n";
       o.line(X(static_cast<double>(pt) + 0.5), y + 1, X(static_cast<double>(pt) + 0.5), y + 4, "stroke=\"#888\"");
     }
     y += static_cast<double>(std::min<std::size_t>(longest, 22)) * 10 * 0.61 * 0.82 + 14;
@@ -1160,6 +984,79 @@ inline double svg_function(svg_out& o, svg_frame& fr, const gca::module& m, cons
  * bar per nesting level; PSUM bank boundaries are dashed lines. Large kernels keep a bounded number of
  * labels, hover titles and boxes.
  */
+namespace report_detail {
+
+/// The title and the legend at the top of the picture; returns where the first function starts.
+inline double svg_legend(svg_out& body, const svg_frame& fr, const gca::module& m) {
+  body.text(fr.left, 26, "gca memory map \u2014 module " + m.name + " on " + std::string(m.tgt.name),
+            "class=\"title\"");
+  double lx = fr.left, ly = 40;
+  auto advance = [&](std::string_view label) {
+    lx += 27 + text_width(label, 11) + 16;
+    if (lx > fr.width - 170) {
+      lx = fr.left;
+      ly += 18;
+    }
+  };
+  auto swatch = [&](std::string_view attrs, const char* overlay, std::string_view label) {
+    body.rect(lx, ly, 22, 12, attrs);
+    if (overlay) body.rect(lx, ly, 22, 12, overlay);
+    body.text(lx + 27, ly + 10, label, "class=\"legend\"");
+    advance(label);
+  };
+  const std::string sample = "#9ecae1";
+  swatch(box_style(sample, "#2b5d7d", tensor_role::plain), nullptr, "live interval of a tensor (colour from name)");
+  swatch(box_style(sample, "", tensor_role::spill_slot), role_overlay(tensor_role::spill_slot), "spill slot");
+  swatch(box_style(sample, "", tensor_role::reload_temp), role_overlay(tensor_role::reload_temp),
+         "reload temporary");
+  swatch("fill=\"#e53935\" fill-opacity=\"0.3\"", nullptr, "spill point");
+  swatch("fill=\"#1e88e5\" fill-opacity=\"0.3\"", nullptr, "reload point");
+  swatch("fill=\"#000\" fill-opacity=\"0.08\"", nullptr, "loop span");
+  body.line(lx, ly + 6, lx + 22, ly + 6, "stroke=\"#444\" stroke-dasharray=\"5 3\"");
+  body.text(lx + 27, ly + 10, "PSUM bank boundary", "class=\"legend\"");
+  advance("PSUM bank boundary");
+  body.line(lx, ly + 6, lx + 22, ly + 6, "stroke=\"#c62828\" stroke-width=\"1.6\"");
+  body.text(lx + 27, ly + 10, "capacity", "class=\"legend\"");
+  body.text(fr.left, ly + 30,
+            "x: program points of the flattened linearization (entry, 1..N, exit); y: byte offset per partition "
+            "(SB, PSUM), byte address (DRAM), register (REG)",
+            "class=\"note\"");
+  return ly + 36;
+}
+
+/// The SVG document around `body`: size, title, patterns and styles.
+inline std::string svg_document(const svg_frame& fr, double height, const gca::module& m, const std::string& body) {
+  std::string doc = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" +
+                    fixed(fr.width) + "\" height=\"" + fixed(height) + "\" viewBox=\"0 0 " + fixed(fr.width) +
+                    " " + fixed(height) + "\">\n";
+  doc += "<title>" + xml_text("gca memory map of module " + m.name) + "</title>\n";
+  doc +=
+      "<defs>\n"
+      "<pattern id=\"hatch\" patternUnits=\"userSpaceOnUse\" width=\"6\" height=\"6\" "
+      "patternTransform=\"rotate(45)\"><rect width=\"2.2\" height=\"6\" fill=\"#7f0000\" fill-opacity=\"0.55\"/>"
+      "</pattern>\n"
+      "<pattern id=\"dots\" patternUnits=\"userSpaceOnUse\" width=\"5\" height=\"5\">"
+      "<circle cx=\"2.5\" cy=\"2.5\" r=\"1.1\" fill=\"#0d2a6b\" fill-opacity=\"0.65\"/></pattern>\n"
+      "<style>\n"
+      "text{font-family:'DejaVu Sans',Verdana,Arial,Helvetica,sans-serif;fill:#222}\n"
+      ".title{font-size:17px;font-weight:bold}.fn{font-size:14px;font-weight:bold}\n"
+      ".panel{font-size:13px;font-weight:bold}.facts{font-size:11px;fill:#555}.legend{font-size:11px}\n"
+      ".axis{font-size:10px;fill:#555}.note{font-size:11px;fill:#666}.bank{font-size:9px;fill:#666}\n"
+      ".label,.parts,.bank{paint-order:stroke;stroke:#fff;stroke-opacity:0.8;stroke-width:2.5px;stroke-linejoin:round}\n"
+      ".label{font-size:10px;fill:#111}.parts{font-size:9px;fill:#333}.loop{font-size:10px;fill:#333}\n"
+      ".key{font-size:10px;fill:#222}.keyd{font-size:9.5px;fill:#666}\n"
+      ".pt{font-size:10px;fill:#444}.spill{fill:#c62828;font-weight:bold}.reload{fill:#1565c0;font-weight:bold}\n"
+      ".loopop{fill:#777;font-style:italic}.edge{fill:#888}\n"
+      "</style>\n"
+      "</defs>\n"
+      "<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n";
+  doc += body;
+  doc += "</svg>\n";
+  return doc;
+}
+
+}  // namespace report_detail
+
 inline std::string svg_memory_map(const gca::module& m) {
   namespace d = report_detail;
   d::svg_frame fr;
@@ -1181,77 +1078,14 @@ inline std::string svg_memory_map(const gca::module& m) {
   fr.width = fr.key_x + fr.key_w + 12;
 
   d::svg_out body;
-  // Title and legend.
-  body.text(fr.left, 26, "gca memory map \u2014 module " + m.name + " on " + std::string(m.tgt.name),
-            "class=\"title\"");
-  double lx = fr.left, ly = 40;
-  auto advance = [&](std::string_view label) {
-    lx += 27 + d::text_width(label, 11) + 16;
-    if (lx > fr.width - 170) {
-      lx = fr.left;
-      ly += 18;
-    }
-  };
-  auto swatch = [&](std::string_view attrs, const char* overlay, std::string_view label) {
-    body.rect(lx, ly, 22, 12, attrs);
-    if (overlay) body.rect(lx, ly, 22, 12, overlay);
-    body.text(lx + 27, ly + 10, label, "class=\"legend\"");
-    advance(label);
-  };
-  const std::string sample = "#9ecae1";
-  swatch(d::box_style(sample, "#2b5d7d", d::tensor_role::plain), nullptr, "live interval of a tensor (colour from name)");
-  swatch(d::box_style(sample, "", d::tensor_role::spill_slot), d::role_overlay(d::tensor_role::spill_slot), "spill slot");
-  swatch(d::box_style(sample, "", d::tensor_role::reload_temp), d::role_overlay(d::tensor_role::reload_temp),
-         "reload temporary");
-  swatch("fill=\"#e53935\" fill-opacity=\"0.3\"", nullptr, "spill point");
-  swatch("fill=\"#1e88e5\" fill-opacity=\"0.3\"", nullptr, "reload point");
-  swatch("fill=\"#000\" fill-opacity=\"0.08\"", nullptr, "loop span");
-  body.line(lx, ly + 6, lx + 22, ly + 6, "stroke=\"#444\" stroke-dasharray=\"5 3\"");
-  body.text(lx + 27, ly + 10, "PSUM bank boundary", "class=\"legend\"");
-  advance("PSUM bank boundary");
-  body.line(lx, ly + 6, lx + 22, ly + 6, "stroke=\"#c62828\" stroke-width=\"1.6\"");
-  body.text(lx + 27, ly + 10, "capacity", "class=\"legend\"");
-  body.text(fr.left, ly + 30,
-            "x: program points of the flattened linearization (entry, 1..N, exit); y: byte offset per partition "
-            "(SB, PSUM), byte address (DRAM), register (REG)",
-            "class=\"note\"");
-  double y = ly + 36;
-
+  double y = d::svg_legend(body, fr, m);
   for (std::size_t fi = 0; fi < m.functions.size(); ++fi) y = d::svg_function(body, fr, m, lins[fi], lives[fi], y);
   if (fr.omitted > 0) {
     body.text(fr.left, y + 12, std::to_string(fr.omitted) + " boxes left out (more than " +
                                    std::to_string(d::svg_frame::max_boxes) + ")", "class=\"note\"");
     y += 20;
   }
-
-  const double height = y + 12;
-  std::string doc = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" +
-                    d::fixed(fr.width) + "\" height=\"" + d::fixed(height) + "\" viewBox=\"0 0 " + d::fixed(fr.width) +
-                    " " + d::fixed(height) + "\">\n";
-  doc += "<title>" + d::xml_text("gca memory map of module " + m.name) + "</title>\n";
-  doc +=
-      "<defs>\n"
-      "<pattern id=\"hatch\" patternUnits=\"userSpaceOnUse\" width=\"6\" height=\"6\" "
-      "patternTransform=\"rotate(45)\"><rect width=\"2.2\" height=\"6\" fill=\"#7f0000\" fill-opacity=\"0.55\"/>"
-      "</pattern>\n"
-      "<pattern id=\"dots\" patternUnits=\"userSpaceOnUse\" width=\"5\" height=\"5\">"
-      "<circle cx=\"2.5\" cy=\"2.5\" r=\"1.1\" fill=\"#0d2a6b\" fill-opacity=\"0.65\"/></pattern>\n"
-      "<style>\n"
-      "text{font-family:'DejaVu Sans',Verdana,Arial,Helvetica,sans-serif;fill:#222}\n"
-      ".title{font-size:17px;font-weight:bold}.fn{font-size:14px;font-weight:bold}\n"
-      ".panel{font-size:13px;font-weight:bold}.facts{font-size:11px;fill:#555}.legend{font-size:11px}\n"
-      ".axis{font-size:10px;fill:#555}.note{font-size:11px;fill:#666}.bank{font-size:9px;fill:#666}\n"
-      ".label,.parts,.bank{paint-order:stroke;stroke:#fff;stroke-opacity:0.8;stroke-width:2.5px;stroke-linejoin:round}\n"
-      ".label{font-size:10px;fill:#111}.parts{font-size:9px;fill:#333}.loop{font-size:10px;fill:#333}\n"
-      ".key{font-size:10px;fill:#222}.keyd{font-size:9.5px;fill:#666}\n"
-      ".pt{font-size:10px;fill:#444}.spill{fill:#c62828;font-weight:bold}.reload{fill:#1565c0;font-weight:bold}\n"
-      ".loopop{fill:#777;font-style:italic}.edge{fill:#888}\n"
-      "</style>\n"
-      "</defs>\n"
-      "<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n";
-  doc += body.s;
-  doc += "</svg>\n";
-  return doc;
+  return d::svg_document(fr, y + 12, m, body.s);
 }
 
 }  // namespace gca_tools

@@ -222,6 +222,29 @@ TEST_CASE("spill fixpoint: the long-lived value is spilled to DRAM and reloaded,
     CHECK(text2.find("%a.slot1 = spill %a.r1") != std::string::npos);
     CHECK(text2.find("%a.r2 = reload %a.slot1") != std::string::npos);
     CHECK(text2.find("%y = add %a.r2, %d") != std::string::npos);
+    // The edit records what it made on the tensors: a slot and two temporaries of %a, and the report
+    // model reads the roles from there (no name parsing).
+    const gca::function& f = m.functions[0];
+    const gca::tensor_id a = f.find_tensor("a"), slot = f.find_tensor("a.slot1");
+    const gca::tensor_id r1 = f.find_tensor("a.r1"), r2 = f.find_tensor("a.r2");
+    CHECK(f.tensors[slot].origin == gca::origin_kind::spill_slot);
+    CHECK(f.tensors[r1].origin == gca::origin_kind::spill_temp);
+    CHECK(f.tensors[r2].origin == gca::origin_kind::spill_temp);
+    for (gca::tensor_id t : {slot, r1, r2}) CHECK(gca::user_tensor(f, t) == a);
+    CHECK(text2.find("tensor %a.slot1 : dram 10240000 slot_of %a\n") != std::string::npos);
+    const std::size_t r2_line = text2.find("tensor %a.r2 : sb 128x80000 @ ");
+    REQUIRE(r2_line != std::string::npos);
+    CHECK(text2.substr(r2_line, text2.find('\n', r2_line) - r2_line).ends_with(" temp_of %a"));
+    const std::vector<gca::tensor_role> roles = gca::tensor_roles(f);
+    std::size_t plain = 0;
+    for (gca::tensor_id t = 0; t < f.tensors.size(); ++t) {
+      const gca::tensor_role want = t == slot                 ? gca::tensor_role::spill_slot
+                                    : t == r1 || t == r2     ? gca::tensor_role::reload_temp
+                                                             : gca::tensor_role::plain;
+      CHECK(roles[t] == want);
+      plain += want == gca::tensor_role::plain;
+    }
+    CHECK(plain == 6);  // x, y, a, b, c, d: nothing else was made
     // The slot is an ordinary DRAM tensor: the DRAM colorer places it, and the result verifies.
     REQUIRE(color_one(m, gca::memory_type::dram, flattened).ok);
     require_verified(original, m, false);

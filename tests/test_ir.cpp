@@ -114,6 +114,53 @@ TEST_CASE("print: canonical form and byte-stable round trip") {
   CHECK(gca::parse(gca::print(m)) == m);
 }
 
+TEST_CASE("origins: what the allocator made a tensor for, printed, parsed and checked") {
+  const std::string text =
+      "module m target=trn2\n\nfunction f core=0 {\n"
+      "  tensor %x : dram 512 input @ 0\n"
+      "  tensor %t : sb 4x128\n"
+      "  tensor %t.slot1 : dram 512 slot_of %t\n"
+      "  tensor %t.r1 : sb 4x128 temp_of %t\n"
+      "  tensor %t.slot1.1 : dram 512 @ 512 split_of %t.slot1\n"
+      "  %t.r1 = load %x\n"
+      "  %t.slot1 = spill %t.r1\n"
+      "}\n";
+  const gca::module m = gca::parse(text);
+  const gca::function& f = m.functions[0];
+  CHECK(f.tensors[1].origin == gca::origin_kind::user);
+  CHECK(f.tensors[2].origin == gca::origin_kind::spill_slot);
+  CHECK(f.tensors[2].origin_of == 1);
+  CHECK(f.tensors[3].origin == gca::origin_kind::spill_temp);
+  CHECK(f.tensors[4].origin == gca::origin_kind::split_web);
+  CHECK(f.tensors[4].origin_of == 2);
+  CHECK(gca::user_tensor(f, 4) == 1);  // a split web of a slot of %t stands for %t
+  CHECK(gca::user_tensor(f, 0) == 0);
+  CHECK(gca::print(m) == text);
+  CHECK(gca::parse(gca::print(m)) == m);
+  CHECK_NOTHROW(gca::validate(m));
+  // An origin is part of what a tensor is: dropping it makes another module.
+  gca::module other = m;
+  other.functions[0].tensors[3].origin = gca::origin_kind::user;
+  other.functions[0].tensors[3].origin_of = gca::no_tensor;
+  CHECK_FALSE(other == m);
+
+  CHECK(error_of(head + "  tensor %a : sb 4x4 temp_of %b\n  tensor %b : sb 4x4\n}\n") ==
+        "3:30: tensor %b must be declared before the tensors that stand for it");
+  CHECK(error_of(head + "  tensor %a : sb 4x4 slot_of %a\n}\n") ==
+        "3:30: tensor %a must be declared before the tensors that stand for it");
+  CHECK(error_of(head + "  tensor %a : sb 4x4\n  tensor %b : sb 4x4 split_of a\n}\n") ==
+        "4:31: expected a tensor name like %x after 'split_of' but found 'a'");
+  CHECK(error_of(head + "  tensor %a : sb 4x4\n  tensor %b : sb 4x4 slot_of\n}\n") ==
+        "4:29: expected the tensor it stands for at end of line");
+  // Built through the API, an origin must be an earlier tensor (so the chains user_tensor walks end).
+  gca::module api = m;
+  api.functions[0].tensors[2].origin_of = 3;
+  CHECK_THROWS_WITH_AS(gca::validate(api),
+                       "function 'f', tensor %t.slot1: its origin must be an earlier tensor of the function (and "
+                       "only an allocator-made tensor has one)",
+                       gca::input_error);
+}
+
 TEST_CASE("round trip on every bundled kernel") {
   const auto files = bundled_kernels();
   REQUIRE(files.size() >= 3);

@@ -15,7 +15,6 @@
 #include <map>
 #include <mutex>
 #include <optional>
-#include <set>
 #include <string>
 #include <vector>
 
@@ -27,6 +26,7 @@
 #include <gca/geometry/concept.hpp>
 #include <gca/graph/interference.hpp>
 #include <gca/graph/interval_index.hpp>
+#include <gca/ir/fresh_names.hpp>
 #include <gca/ir/module.hpp>
 #include <gca/linearize/linearize.hpp>
 #include <gca/liveness/live_ranges.hpp>
@@ -230,8 +230,7 @@ inline std::size_t commit_space(linearized_function& lf, const space_attempt& a,
   const std::size_t original = f.tensors.size();
   std::vector<tensor_id> web_tensor(a.live.webs.size(), no_tensor);
   std::vector<std::uint8_t> first_seen(original, 0);
-  std::set<std::string> names;  // for fresh names, filled on the first split; never iterated
-  std::vector<std::uint32_t> next_suffix(original, 1);
+  fresh_names names(f);
   // Decide membership before any placement is written (a placed tensor no longer "needs coloring").
   std::vector<std::uint8_t> colored(original, 0);
   for (tensor_id t = 0; t < original; ++t) colored[t] = filter.colors(f.tensors[t]) ? 1 : 0;
@@ -245,14 +244,10 @@ inline std::size_t commit_space(linearized_function& lf, const space_attempt& a,
       f.tensors[t].at = at;
       return;
     }
-    if (names.empty())
-      for (const tensor& x : f.tensors) names.insert(x.name);
     tensor copy = f.tensors[t];
-    std::string fresh;
-    do fresh = copy.name + "." + std::to_string(next_suffix[t]++);
-    while (names.count(fresh) != 0);
-    names.insert(fresh);
-    copy.name = fresh;
+    copy.name = names.take(copy.name + ".");
+    copy.origin = origin_kind::split_web;
+    copy.origin_of = t;
     copy.at = at;
     copy.kind = tensor_kind::internal;  // I/O tensors are never split (liveness keeps them whole)
     web_tensor[w] = static_cast<tensor_id>(f.tensors.size());

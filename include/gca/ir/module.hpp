@@ -31,11 +31,13 @@ struct tensor {
   bool pinned = false;                        // `at` is the user's (never moved), not an allocator's;
                                               // not part of equality: a printed allocation re-read
                                               // pins everything, which is what re-reading it means
+  origin_kind origin = origin_kind::user;     // what the allocator made it for (user: the program's own)
+  tensor_id origin_of = no_tensor;            // the tensor it stands for; always declared before it
   source_loc loc;                             // where it was declared; not part of equality
 
   friend bool operator==(const tensor& a, const tensor& b) {
     return a.name == b.name && a.memory == b.memory && a.space == b.space && a.shape == b.shape &&
-           a.kind == b.kind && a.at == b.at;
+           a.kind == b.kind && a.at == b.at && a.origin == b.origin && a.origin_of == b.origin_of;
   }
 };
 
@@ -169,6 +171,14 @@ struct module {
   }
 };
 
+/// The program's own tensor behind `t`: t itself, or where its chain of origins ends (a DRAM slot of an
+/// SB slot of %x is %x's). The walk ends because an origin is always an earlier tensor (validate()).
+inline tensor_id user_tensor(const function& f, tensor_id t) noexcept {
+  while (t < f.tensors.size() && f.tensors[t].origin != origin_kind::user && f.tensors[t].origin_of < t)
+    t = f.tensors[t].origin_of;
+  return t;
+}
+
 /// The innermost loop enclosing each instruction (no_inst for top level), computed with an explicit
 /// stack so that deep nests cost no recursion.
 inline constexpr inst_id no_inst = ~inst_id{0};
@@ -181,6 +191,17 @@ inline std::vector<inst_id> loop_parents(const function& f) {
     if (f.insts[i].is_loop()) stack.push_back(i);
   }
   return parent;
+}
+
+/// Per loop instruction, how often its body runs: its trip count times that of every loop around it
+/// (1 for the other instructions). The one rule of the spill costs (liveness/live_ranges.hpp) and of
+/// the spill edit's cycle counts (spill/edit.hpp).
+inline std::vector<double> loop_weights(const function& f, const std::vector<inst_id>& parent) {
+  std::vector<double> w(f.insts.size(), 1.0);
+  for (inst_id k = 0; k < f.insts.size(); ++k)
+    if (f.insts[k].is_loop())
+      w[k] = static_cast<double>(f.insts[k].trips) * (parent[k] == no_inst ? 1.0 : w[parent[k]]);
+  return w;
 }
 
 }  // namespace gca

@@ -334,6 +334,7 @@ class text_parser {
       x.at = parse_placement(x.memory, i + 1, i);
       x.pinned = true;
     }
+    if (i < tokens_.size()) i = parse_origin(x, i);
     expect_end(i);
     if (auto problem = shape_problem(tg, x)) fail(tokens_[4 < tokens_.size() ? 4 : 3], *problem);
     if (auto problem = placement_problem(tg, x)) fail(tokens_[placement_token_], *problem);
@@ -347,6 +348,22 @@ class text_parser {
     pending_[id].declared = true;
     f.tensors[id] = std::move(x);
     declared_order_.push_back(id);
+  }
+
+  /// `slot_of %t`, `temp_of %t` or `split_of %t` at token i (docs/FORMAT.md, "Origins"); %t must be
+  /// declared before the tensor, so origins never form a cycle. Returns the index after it (i if none).
+  std::size_t parse_origin(tensor& x, std::size_t i) {
+    const token& k = tokens_[i];
+    for (origin_kind o : {origin_kind::spill_slot, origin_kind::spill_temp, origin_kind::split_web})
+      if (k.is_word(origin_keyword(o))) x.origin = o;
+    if (x.origin == origin_kind::user) return i;
+    const token& n = at(i + 1, "the tensor it stands for");
+    if (n.k != kind::name) fail(n, "expected a tensor name like %x after " + quote(k) + " but found " + quote(n));
+    const auto it = names_.find(std::string(n.text));
+    if (it == names_.end() || !pending_[it->second].declared)
+      fail(n, "tensor %" + std::string(n.text) + " must be declared before the tensors that stand for it");
+    x.origin_of = it->second;
+    return i + 2;
   }
 
   placement parse_placement(memory_type m, std::size_t i, std::size_t& next) {
@@ -443,6 +460,8 @@ class text_parser {
     }
     f.tensors = std::move(ordered);
     for (tensor_id& x : f.operands) x = remap[x];
+    for (tensor& x : f.tensors)
+      if (x.origin_of != no_tensor) x.origin_of = remap[x.origin_of];
     declared_order_.clear();
   }
 

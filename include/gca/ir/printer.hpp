@@ -38,7 +38,7 @@ inline void print_memory(std::ostream& os, const tensor& x) {
   if (x.memory == memory_type::dram && x.space != address_space::local) os << '.' << to_string(x.space);
 }
 
-inline void print_tensor(std::ostream& os, const tensor& x) {
+inline void print_tensor(std::ostream& os, const function& f, const tensor& x) {
   os << "tensor %" << x.name << " : ";
   print_memory(os, x);
   print_shape(os, x);
@@ -48,6 +48,8 @@ inline void print_tensor(std::ostream& os, const tensor& x) {
     os << " @ ";
     print_placement(os, x.memory, *x.at);
   }
+  if (x.origin != origin_kind::user && x.origin_of < f.tensors.size())
+    os << ' ' << origin_keyword(x.origin) << " %" << f.tensors[x.origin_of].name;
 }
 
 inline void print_instruction(std::ostream& os, const function& f, const instruction& i) {
@@ -63,7 +65,7 @@ inline void print(std::ostream& os, const function& f) {
   os << "function " << f.name << " core=" << f.core << " {\n";
   for (const tensor& x : f.tensors) {
     os << "  ";
-    print_tensor(os, x);
+    print_tensor(os, f, x);
     os << '\n';
   }
   std::vector<inst_id> open;  // loop ends, innermost last

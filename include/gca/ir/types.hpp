@@ -20,6 +20,11 @@ enum class address_space : std::uint8_t { local = 0, shared = 1, debug = 2 };
 /// input: holds a value at function entry; output: must hold its final value at exit.
 enum class tensor_kind : std::uint8_t { internal = 0, input = 1, output = 2 };
 
+/// Why a tensor exists, when the allocator made it (docs/FORMAT.md, "Origins"): a spill slot, a spill
+/// or reload temporary, or a web of a tensor split off into a tensor of its own; `user` for the
+/// program's own tensors. Reports read roles here instead of guessing them from names.
+enum class origin_kind : std::uint8_t { user = 0, spill_slot = 1, spill_temp = 2, split_web = 3 };
+
 using tensor_id = std::uint32_t;   // index into function::tensors
 using inst_id = std::uint32_t;     // index into function::insts (program order, loops in preorder)
 using symbol_id = std::uint32_t;   // index into function::symbols (opcode and loop names)
@@ -55,6 +60,17 @@ constexpr std::string_view to_string(memory_type m) noexcept {
     case memory_type::reg: return "reg";
   }
   return "?";
+}
+
+/// The keyword of the textual IR for an origin ("" for user).
+constexpr std::string_view origin_keyword(origin_kind k) noexcept {
+  switch (k) {
+    case origin_kind::user: return "";
+    case origin_kind::spill_slot: return "slot_of";
+    case origin_kind::spill_temp: return "temp_of";
+    case origin_kind::split_web: return "split_of";
+  }
+  return "";
 }
 
 /// The name the Neuron allocator's log lines use for a space ("allocating SB", "spilling from PSUM ...").

@@ -143,8 +143,16 @@ inline void validate(const module& m) {
   for (const function& f : m.functions) {
     const std::string where = "function '" + f.name + "'";
     if (f.open_loops() != 0) throw input_error(where + ": a loop was begun and never ended");
-    for (const tensor& x : f.tensors)
+    for (tensor_id t = 0; t < f.tensors.size(); ++t) {
+      const tensor& x = f.tensors[t];
       if (auto p = tensor_problem(m.tgt, x)) throw input_error(where + ", tensor %" + x.name + ": " + *p);
+      // An origin comes before what stands for it: the chains user_tensor() walks end.
+      if ((x.origin == origin_kind::user) != (x.origin_of == no_tensor) ||
+          (x.origin_of != no_tensor && x.origin_of >= t))
+        throw input_error(where + ", tensor %" + x.name +
+                          ": its origin must be an earlier tensor of the function (and only an allocator-made "
+                          "tensor has one)");
+    }
     for (std::size_t k = 0; k < f.insts.size(); ++k) {
       const instruction& i = f.insts[k];
       if (std::size_t{i.first_operand} + i.n_outputs + i.n_inputs > f.operands.size() || i.end <= k ||

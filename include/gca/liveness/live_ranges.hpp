@@ -122,12 +122,8 @@ struct event_table {
 class event_collector {
  public:
   explicit event_collector(const linearized_function& lf)
-      : lf_(lf), f_(lf.work()), parent_(loop_parents(f_)), loop_weight_(f_.insts.size(), 1.0), state_(f_.tensors.size()),
-        rep_of_tensor_(f_.tensors.size(), no_index) {
-    // Weights: product of the trip counts of the loops around each original instruction.
-    for (inst_id k = 0; k < f_.insts.size(); ++k)
-      if (f_.insts[k].is_loop())
-        loop_weight_[k] = static_cast<double>(f_.insts[k].trips) * (parent_[k] == no_inst ? 1.0 : loop_weight_[parent_[k]]);
+      : lf_(lf), f_(lf.work()), parent_(loop_parents(f_)), loop_weight_(loop_weights(f_, parent_)),
+        state_(f_.tensors.size()), rep_of_tensor_(f_.tensors.size(), no_index) {
     flat_.reserve(f_.operands.size() + f_.tensors.size());
     t_.slot_weight.assign(f_.operands.size(), 0.0);
     t_.slot_point.assign(f_.operands.size(), 0);

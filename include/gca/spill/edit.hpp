@@ -1,20 +1,20 @@
 // gca/spill/edit.hpp — the program edit of spill_to_next_tier (spill/spill_to_next_tier.hpp, whose header
 // comment shows the rewrite and its cost model): one victim web's slot in the next memory, its stores
 // after writes and reloads (or re-loads from the source, find_loads) before reads, through fresh
-// temporaries that are never spilled again (detail::insert_spill_code), with its helpers: fresh names,
-// temporaries with their origin, move costs, the points of flattened loops. spill/victims.hpp chooses the
-// webs.
+// temporaries that are never spilled again (detail::insert_spill_code), with its helpers: the added
+// tensors with their origin on them (ir/fresh_names.hpp names them), move costs, the points of
+// flattened loops. spill/victims.hpp chooses the webs.
 #pragma once
 
 #include <algorithm>
 #include <cstdint>
 #include <optional>
-#include <set>
 #include <span>
 #include <string>
 #include <vector>
 
 #include <gca/engine/space_colorer.hpp>
+#include <gca/ir/fresh_names.hpp>
 #include <gca/ir/module.hpp>
 #include <gca/ir/target.hpp>
 #include <gca/ir/validate.hpp>
@@ -42,21 +42,14 @@ inline std::vector<interval> loop_spans(const linearized_function& lf) {
   return spans;
 }
 
-inline std::string fresh_name(const function& f, std::set<std::string>& names, const std::string& base) {
-  if (names.empty())
-    for (const tensor& t : f.tensors) names.insert(t.name);
-  for (std::uint32_t k = 1;; ++k) {
-    std::string n = base + std::to_string(k);
-    if (names.insert(n).second) return n;
-  }
-}
-
-inline tensor_id add_tensor(function& f, tensor t, spill_state& st, bool temp, tensor_id origin) {
+/// Appends a tensor the edit made, with its origin (what it stands for: the victim's tensor) on it;
+/// temporaries are never spilled again.
+inline tensor_id add_tensor(function& f, tensor t, spill_state& st, origin_kind kind, tensor_id of) {
+  t.origin = kind;
+  t.origin_of = of;
   f.tensors.push_back(std::move(t));
   st.no_spill.resize(f.tensors.size(), 0);
-  st.no_spill.back() = temp ? 1 : 0;
-  st.origin.resize(f.tensors.size(), no_tensor);
-  st.origin.back() = origin;
+  st.no_spill.back() = kind == origin_kind::spill_temp ? 1 : 0;
   return static_cast<tensor_id>(f.tensors.size() - 1);
 }
 
@@ -174,32 +167,29 @@ struct spill_edit {
   spill_state& st;
   tensor original;
   std::vector<inst_id> parent;
-  std::set<std::string> names;
+  std::vector<double> weight;  // loop_weights: how often each loop's body runs
+  fresh_names names;
   tensor_id slot = no_tensor;  // no_tensor when reloading from the load source
 
   spill_edit(linearized_function& lf_, const space_attempt& a_, web_id w_, const target& tgt_, spill_state& st_)
       : lf(lf_), a(a_), w(w_), tgt(tgt_), st(st_), original(lf_.work().tensors[a_.live.webs[w_].tensor]),
-        parent(loop_parents(lf_.work())) {}
+        parent(loop_parents(lf_.work())), weight(loop_weights(lf_.work(), parent)), names(lf_.work()) {}
 
   const web& victim() const { return a.live.webs[w]; }
   bool from_source() const { return victim().load_source != no_tensor; }
 
-  double weight_of_loop(inst_id l) const {
-    double wgt = 1;
-    for (; l != no_inst; l = parent[l]) wgt *= static_cast<double>(lf.work().insts[l].trips);
-    return wgt;
-  }
+  double weight_of_loop(inst_id l) const { return l == no_inst ? 1.0 : weight[l]; }
 
   /// The slot in memory `next` (DRAM holds the partitions x bytes linearly), and the spill's counts.
   void make_slot(memory_type next) {
     if (!from_source()) {
       tensor s;
-      s.name = fresh_name(lf.work(), names, original.name + ".slot");
+      s.name = names.take(original.name + ".slot");
       s.memory = next;
       s.space = address_space::local;
       s.shape = next == memory_type::dram ? extent{1, std::uint64_t{original.shape.partitions} * original.shape.bytes}
                                           : original.shape;
-      slot = add_tensor(lf.work(), std::move(s), st, false, victim().tensor);
+      slot = add_tensor(lf.work(), std::move(s), st, origin_kind::spill_slot, victim().tensor);
     }
     ++st.spilled_webs;
     st.spilled_bytes += original.shape.bytes;
@@ -209,10 +199,10 @@ struct spill_edit {
   /// A fresh temporary for one touch (never spilled again), tied when the touch reads and writes it.
   tensor_id new_temporary(bool tied) {
     tensor tmp = original;
-    tmp.name = fresh_name(lf.work(), names, original.name + ".r");
+    tmp.name = names.take(original.name + ".r");
     tmp.kind = tensor_kind::internal;
     tmp.at.reset();
-    const tensor_id r = add_tensor(lf.work(), std::move(tmp), st, true, victim().tensor);
+    const tensor_id r = add_tensor(lf.work(), std::move(tmp), st, origin_kind::spill_temp, victim().tensor);
     if (tied) lf.set_tied(r);
     return r;
   }

@@ -329,9 +329,9 @@ class space_fixpoint {
       return [](const space_attempt&, web_id) { return false; };
   }
 
-  /// The user's names of tensors (a temporary's original), sorted and unique.
+  /// The user's names of tensors (what a slot, temporary or split web stands for), sorted and unique.
   std::vector<std::string> names_of(std::vector<tensor_id> who) const {
-    for (tensor_id& t : who) t = rep_.spills.original(t);
+    for (tensor_id& t : who) t = user_tensor(lf_.work(), t);
     std::sort(who.begin(), who.end());
     who.erase(std::unique(who.begin(), who.end()), who.end());
     std::vector<std::string> names;

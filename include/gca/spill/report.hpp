@@ -58,15 +58,9 @@ struct spill_state {
   std::size_t reloads = 0;             // reload (or re-load) instructions inserted
   std::size_t stores = 0;              // spill instructions inserted
   std::vector<std::string> spilled;    // names of spilled tensors, in spill order
-  std::vector<tensor_id> origin;       // per tensor: the tensor a temporary stands for (no_tensor: itself)
   std::vector<tensor_id> hopeless;     // set when no spill can help: the tensors over-filling a point
   std::vector<web_id> guided;          // victims the exact search chose for this round (used once, then cleared)
   bool is_temp(tensor_id t) const noexcept { return t < no_spill.size() && no_spill[t] != 0; }
-  /// The user's tensor behind `t` (temporaries report the tensor they replaced).
-  tensor_id original(tensor_id t) const noexcept {
-    while (t < origin.size() && origin[t] != no_tensor) t = origin[t];
-    return t;
-  }
 };
 
 /// The -O7 DRAM peak search's verdict (spill/dram_peak.hpp, which explains each).

@@ -596,7 +596,12 @@ class checker {
   }
 
   void cross_function() {
-    // Shared names: one buffer, so one size and one placement everywhere.
+    shared_names_agree();
+    dram_overlaps();
+  }
+
+  /// Shared names: one buffer, so one size and one placement everywhere.
+  void shared_names_agree() {
     std::map<std::string, std::pair<std::uint32_t, tensor_id>> first;
     for (std::uint32_t fi = 0; fi < m_.functions.size(); ++fi) {
       const function& f = m_.functions[fi];
@@ -617,10 +622,11 @@ class checker {
                    std::to_string(y.at->offset) + " in function '" + g.name + "'");
       }
     }
-    // Overlaps, by a sweep over DRAM ranges sorted by start: when a range arrives, every range still
-    // active (ending after its start) overlaps it, so counters per class tell at once whether a
-    // forbidden partner exists. Each arriving range reports at most one partner per rule, which keeps
-    // a badly broken module from producing a quadratic number of lines.
+  }
+
+  /// Every placed DRAM range of the module within bounds (out-of-bounds ones are failures already),
+  /// sorted by start.
+  std::vector<dram_item> dram_items() const {
     std::vector<dram_item> items;
     for (std::uint32_t fi = 0; fi < m_.functions.size(); ++fi) {
       const function& f = m_.functions[fi];
@@ -634,6 +640,15 @@ class checker {
     std::sort(items.begin(), items.end(), [](const dram_item& a, const dram_item& b) {
       return std::tie(a.lo, a.fn, a.t) < std::tie(b.lo, b.fn, b.t);
     });
+    return items;
+  }
+
+  /// Overlaps, by a sweep over DRAM ranges sorted by start: when a range arrives, every range still
+  /// active (ending after its start) overlaps it, so counters per class tell at once whether a
+  /// forbidden partner exists. Each arriving range reports at most one partner per rule, which keeps
+  /// a badly broken module from producing a quadratic number of lines.
+  void dram_overlaps() {
+    const std::vector<dram_item> items = dram_items();
     auto name_of = [&](const dram_item& d) -> const std::string& { return m_.functions[d.fn].tensors[d.t].name; };
     std::multimap<std::uint64_t, std::size_t> active;  // end -> item
     std::map<std::string, std::size_t> shared_by_name;
