@@ -29,7 +29,7 @@ for opt in "$@"; do
       [ -d build-asan ] || CXX=clang++ meson setup build-asan -Db_sanitize=address,undefined -Db_lundef=false \
         -Dbenchmarks=disabled -Dbuildtype=debug -Doptimization=1 -Dwerror=true
       ninja -C build-asan -j "$jobs" tests/gca-tests examples/gca-alloc examples/gca-pack examples/gca-color \
-        examples/gca-verify examples/gca-gen examples/quick-start ;;
+        examples/gca-verify examples/gca-gen examples/quick-start examples/custom-accelerator ;;
     *) echo "setup.sh: unknown option '$opt' (known: --asan)" >&2; exit 1 ;;
   esac
 done
