@@ -17,7 +17,8 @@
 int main(int argc, char** argv) {
   try {
     const gca::target user_targets[] = {vega::chip};
-    const gca::parse_options po{.targets = user_targets};
+    const gca::place_rules rules = vega::rules();  // pins and results are judged in whole banks
+    const gca::parse_options po{.targets = user_targets, .rules = rules};
     const gca::module original =
         argc > 1 ? gca::parse_file(argv[1], po) : gca::parse(vega::default_kernel, "<vega kernel>", po);
 
@@ -27,7 +28,7 @@ int main(int argc, char** argv) {
     gca::coloring_allocator_sb{}.run(m);
     gca::coloring_allocator_dram{}.run(m);
     gca::coloring_allocator_reg{}.run(m);
-    const gca::translation_report v = gca::verify(original, m);  // the program still computes the same
+    const gca::translation_report v = gca::verify(original, m, {.rules = rules});  // still computes the same
     if (!v.ok()) {
       std::cerr << v.message();
       return 2;
@@ -53,7 +54,7 @@ int main(int argc, char** argv) {
     const gca::pass_registry reg = vega::registry();
     gca::run_pipeline(p, gca::build_pipeline({.optlevel = 2}), reg, {}, {.skip_unregistered = true});
     gca::run_pipeline(p, gca::build_post_link_pipeline(), reg, {}, {.skip_unregistered = true});  // DRAM, REG
-    const gca::translation_report vp = gca::verify(original, p, {.linked = true});
+    const gca::translation_report vp = gca::verify(original, p, {.linked = true, .rules = rules});
     if (!vp.ok()) {
       std::cerr << vp.message();
       return 2;

@@ -105,6 +105,10 @@ class whole_banks {
 };
 static_assert(gca::TargetGeometry<whole_banks>);
 
+/// What vega's memories allow beyond its target's numbers: accumulator places in whole banks. The parser
+/// (pins), validate() and the verifiers judge places by it (gca::place_rules, ir/validate.hpp).
+inline gca::place_rules rules() { return gca::place_rules{}.use(whole_banks::for_target(chip)); }
+
 /// The accumulator has no path to SBUF: its victims go to DRAM (SBUF's too, as on Trainium).
 inline constexpr gca::spill_cascade cascade{.sb = gca::memory_type::dram, .psum = gca::memory_type::dram};
 inline const gca::spill_to_next_tier spill{cascade};

@@ -1289,6 +1289,34 @@ TEST_CASE("a user's accelerator (examples/vega.hpp): its target, geometry and ca
   gca::module packed = original;
   CHECK(gca::coloring_allocator_psum({}, vega::spill).run(packed).functions.at(0).second.spills.spilled_webs == 0);
 
+  // The verifiers judge places as the accumulator's geometry does when told (place_rules): the whole-bank
+  // allocation passes; psum_banks' packing, legal by vega's numbers, is refused exactly where a tensor
+  // does not start a bank in partition 0.
+  const gca::place_rules rules = vega::rules();
+  CHECK(gca::verify(original, m, {.rules = rules}).ok());
+  gca::coloring_allocator_sb{}.run(packed);
+  gca::coloring_allocator_dram{}.run(packed);
+  gca::coloring_allocator_reg{}.run(packed);
+  CHECK(gca::verify(original, packed).ok());
+  std::size_t off_bank = 0;
+  for (const gca::tensor& t : packed.functions[0].tensors)
+    if (t.memory == gca::memory_type::psum && t.at &&
+        (t.at->partition != 0 || t.at->offset % vega::chip.psum_bank_bytes != 0))
+      ++off_bank;
+  CHECK(off_bank >= 1);
+  const gca::verify_report judged = gca::verify(packed, {.rules = rules});
+  CHECK(judged.count(gca::verify_failure_kind::geometry_rule) == off_bank);
+  CHECK(judged.failures.size() == off_bank);
+  CHECK_THROWS_AS(gca::validate(packed, rules), gca::input_error);
+  CHECK_NOTHROW(gca::validate(packed));
+  // Pins too: 16x1024 at byte 1024 is inside one bank (vega's numbers allow it), not a whole bank.
+  const std::string pinned = "module m target=vega\nfunction f core=0 {\n  tensor %a : psum 16x1024 @ 0:1024\n}\n";
+  CHECK_NOTHROW(gca::parse(pinned, "<v>", {.targets = user}));
+  CHECK_THROWS_WITH_AS(gca::parse(pinned, "<v>", {.targets = user, .rules = rules}),
+                       doctest::Contains("<v>:3:30: error: PSUM place 0:1024 of a 16x1024 tensor is not one the "
+                                         "memory's geometry allows"),
+                       gca::parse_error);
+
   // The same allocator registered under the PSUM pass's name runs in the -O2 pipeline.
   gca::module p = original;
   const gca::pass_registry reg = vega::registry();

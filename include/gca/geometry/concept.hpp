@@ -57,7 +57,8 @@ struct placed_neighbor {
  * placed_neighbor and a select_heuristic `h`:
  *   G::space                         memory_type   which memory this geometry describes
  *   g.fits(e)                        bool          can e be placed at all in an empty memory
- *   g.legal(e, p)                    bool          p is an allowed position for e (bounds, alignment, rules)
+ *   g.legal(e, p)                    bool          p is an allowed position for e (bounds, alignment, rules;
+ *                                                  place_rules hands it to the parser and the verifiers)
  *   g.candidates(e)                  uint64        how many positions select searches for e (or unbounded)
  *   g.max_blocked(e, f)              uint64        at most how many of those one placed f can block
  *   g.overlaps(e, p, f, q)           bool          e at p and f at q share a byte (a register)

@@ -31,6 +31,8 @@ struct parse_options {
   // examples/custom_accelerator.cpp); tensors are checked against the named one's rules. The first of a
   // name wins, and a known name is never shadowed.
   std::span<const target> targets = {};
+  // Pins must also be places the memory's geometry allows (a user's geometry; ir/validate.hpp).
+  place_rules rules = {};
 };
 
 namespace detail {
@@ -338,6 +340,7 @@ class text_parser {
     expect_end(i);
     if (auto problem = shape_problem(tg, x)) fail(tokens_[4 < tokens_.size() ? 4 : 3], *problem);
     if (auto problem = placement_problem(tg, x)) fail(tokens_[placement_token_], *problem);
+    if (!opt_.rules.allows(x)) fail(tokens_[placement_token_], place_rule_problem(x));
     if (x.memory != memory_type::dram && x.space != address_space::local)
       fail(sp, "only DRAM tensors can be shared or debug");
     const tensor_id id = use_name(f, nt);

@@ -1,12 +1,16 @@
 // gca/ir/validate.hpp — the target rules every tensor must obey (docs/HARDWARE.md section 5).
 //
 // Provides `tensor_problem` (the first rule a tensor breaks, as a message, or nothing), the start-
-// partition rule shared with the SB/PSUM geometries and the verifier, and `validate(module)`, which
+// partition rule shared with the SB/PSUM geometries and the verifier, `place_rules` (what a memory's
+// geometry allows beyond the target's rules), and `validate(module)`, which
 // throws input_error naming the function and tensor. The parser calls tensor_problem and wraps the
 // message with file:line:col, so text and API input get the same wording.
 #pragma once
 
+#include <array>
+#include <concepts>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -130,6 +134,39 @@ inline std::optional<std::string> placement_problem(const target& t, const tenso
   return std::nullopt;
 }
 
+/// What a memory's geometry allows beyond the target's rules: the legal places of a user's geometry
+/// (an accumulator taken in whole banks, examples/vega.hpp) are a subset of what the target's fields
+/// say. Empty per memory: the target's rules alone. The parser (pins), validate() and the verifiers
+/// (verify_options::rules) ask it, so they judge a place as the geometry the allocator colored in does.
+struct place_rules {
+  std::array<std::function<bool(const extent&, const placement&)>, 4> legal{};  // by memory_type
+
+  /// Judge places in G::space by g.legal(e, p) too (any GeometryPolicy; geometry/concept.hpp).
+  template <class G>
+    requires requires(const G& g, const extent& e, const placement& p) {
+      { g.legal(e, p) } -> std::same_as<bool>;
+      { G::space } -> std::convertible_to<memory_type>;
+    }
+  place_rules& use(G g) {
+    legal[static_cast<std::size_t>(G::space)] = [g = std::move(g)](const extent& e, const placement& p) {
+      return g.legal(e, p);
+    };
+    return *this;
+  }
+
+  bool allows(const tensor& x) const {
+    const auto& rule = legal[static_cast<std::size_t>(x.memory)];
+    return !x.at || !rule || rule(x.shape, *x.at);
+  }
+};
+
+/// The message for a place the rules refuse (the target's rules allow it).
+inline std::string place_rule_problem(const tensor& x) {
+  return std::string(log_name(x.memory)) + " place " + std::to_string(x.at->partition) + ":" +
+         std::to_string(x.at->offset) + " of a " + std::to_string(x.shape.partitions) + "x" +
+         std::to_string(x.shape.bytes) + " tensor is not one the memory's geometry allows";
+}
+
 inline std::optional<std::string> tensor_problem(const target& t, const tensor& x) {
   if (x.memory != memory_type::dram && x.space != address_space::local)
     return "only DRAM tensors can be shared or debug";
@@ -137,15 +174,17 @@ inline std::optional<std::string> tensor_problem(const target& t, const tensor& 
   return placement_problem(t, x);
 }
 
-/// Checks a module built through the API: target rules, operand ids, loop structure, shared-DRAM
-/// consistency. Throws input_error naming the function and tensor (or instruction) at fault.
-inline void validate(const module& m) {
+/// Checks a module built through the API: target rules (and the geometries' place rules), operand ids,
+/// loop structure, origins, shared-DRAM consistency. Throws input_error naming the function and tensor
+/// (or instruction) at fault.
+inline void validate(const module& m, const place_rules& rules = {}) {
   for (const function& f : m.functions) {
     const std::string where = "function '" + f.name + "'";
     if (f.open_loops() != 0) throw input_error(where + ": a loop was begun and never ended");
     for (tensor_id t = 0; t < f.tensors.size(); ++t) {
       const tensor& x = f.tensors[t];
       if (auto p = tensor_problem(m.tgt, x)) throw input_error(where + ", tensor %" + x.name + ": " + *p);
+      if (!rules.allows(x)) throw input_error(where + ", tensor %" + x.name + ": " + place_rule_problem(x));
       // An origin comes before what stands for it: the chains user_tensor() walks end.
       if ((x.origin == origin_kind::user) != (x.origin_of == no_tensor) ||
           (x.origin_of != no_tensor && x.origin_of >= t))

@@ -30,6 +30,7 @@
 #include <gca/ir/module.hpp>
 #include <gca/ir/target.hpp>
 #include <gca/ir/types.hpp>
+#include <gca/ir/validate.hpp>  // place_rules: what a user's geometry allows (the target rules are re-derived here)
 
 namespace gca {
 
@@ -46,6 +47,7 @@ enum class verify_failure_kind : std::uint8_t {
   shared_overlap,       // a dram.shared tensor overlaps another DRAM tensor of some function
   linked_overlap,       // (linked) DRAM tensors of two different functions overlap
   in_place,             // an output overlaps an input of the same instruction (not allowed by default)
+  geometry_rule,        // a place the target allows but the memory's geometry does not (verify_options::rules)
 };
 
 constexpr std::string_view to_string(verify_failure_kind k) noexcept {
@@ -62,6 +64,7 @@ constexpr std::string_view to_string(verify_failure_kind k) noexcept {
     case verify_failure_kind::shared_overlap: return "shared_overlap";
     case verify_failure_kind::linked_overlap: return "linked_overlap";
     case verify_failure_kind::in_place: return "in_place";
+    case verify_failure_kind::geometry_rule: return "geometry_rule";
   }
   return "?";
 }
@@ -82,6 +85,8 @@ struct verify_options {
                                 // property; docs/HARDWARE.md section 6 asks for conservative by default)
   std::uint64_t max_steps = std::uint64_t{1} << 22;  // simulated instructions per function before loops
                                                      // (outermost first) are cut down to one iteration
+  place_rules rules = {};  // what the memories' geometries allow beyond the target (a user's geometry:
+                           // `rules.use(g)`); a place they refuse is a geometry_rule failure
 };
 
 struct verify_report {
@@ -336,6 +341,7 @@ class checker {
       fail(verify_failure_kind::unplaced, f, x, x.loc, "has no placement");
       return g;
     }
+    if (!opt_.rules.allows(x)) fail(verify_failure_kind::geometry_rule, f, x, x.loc, place_rule_problem(x));
     const placement& p = *x.at;
     const extent& e = x.shape;
     if (e.bytes == 0 || e.partitions == 0) return g;  // occupies nothing: nothing to simulate
