@@ -216,8 +216,6 @@ using gca::tensor_role;
 using gca::tensor_roles;
 using gca::to_string;
 
-inline std::uint64_t capacity(const gca::target& tgt, gca::memory_type m) { return gca::capacity_of(tgt, m); }
-
 // ----------------------------------------------------------------------------------------------------
 // Number formatting (locale-independent, deterministic)
 
@@ -542,6 +540,7 @@ struct svg_panel {
   gca::address_space space = gca::address_space::local;
   std::vector<gca::tensor_id> tensors;  // of this memory (and DRAM space), in declaration order
   std::uint64_t peak = 0;               // one past the highest used unit
+  std::uint64_t capacity = 0;           // the memory's, in the same unit
   std::uint64_t top = 1;                // the value at the top of the plot
   std::uint64_t tick = 1;               // y tick step
   std::size_t unplaced = 0;
@@ -559,6 +558,7 @@ inline std::vector<svg_panel> make_panels(const gca::function& f, const gca::tar
     p.tensors = std::move(mp.tensors);
     p.unplaced = mp.unplaced;
     p.peak = mp.peak;
+    p.capacity = mp.capacity;
     const std::uint64_t peak = std::max<std::uint64_t>(p.peak, 1);
     if (p.memory == memory_type::psum && peak / std::max<std::uint64_t>(tgt.psum_bank_bytes, 1) < 32) {
       p.tick = std::max<std::uint64_t>(tgt.psum_bank_bytes, 1);  // one tick per bank
@@ -677,7 +677,7 @@ inline void svg_panel_body(svg_out& o, svg_frame& fr, const gca::module& m, cons
     }
   }
   // Capacity.
-  const std::uint64_t cap = capacity(m.tgt, p.memory);
+  const std::uint64_t cap = p.capacity;
   if (cap > 0 && cap <= p.top) {
     const double yy = Y(static_cast<double>(cap));
     o.line(left, yy, left + fr.plot_w, yy, "stroke=\"#c62828\" stroke-width=\"1.6\"");
@@ -879,7 +879,7 @@ inline double svg_function(svg_out& o, svg_frame& fr, const gca::module& m, cons
   for (const svg_panel& p : panels) {
     std::string title(gca::log_name(p.memory));
     if (p.memory == memory_type::dram) title += " " + std::string(gca::to_string(p.space));
-    const std::uint64_t cap = capacity(m.tgt, p.memory);
+    const std::uint64_t cap = p.capacity;
     std::string facts;
     if (p.memory == memory_type::reg) {
       facts = std::to_string(p.peak) + (p.peak == 1 ? " register" : " registers") + " of " + std::to_string(cap);
