@@ -364,6 +364,33 @@ TEST_CASE("planted SB kernels: the planted placement is valid, and small ones ne
       }
 }
 
+// The skyline fill (engine/place_fill.hpp) on planted SB problems of 60 tensors whose busiest points are
+// exactly full: tight partition mixes and a fifth pinned, where the canonical walk alone placed 1 of the 8
+// tight pinned ones of this sweep within the same budget when the fill came. Each must be found within
+// 200,000 search nodes, and is checked with the geometry's own legal and overlaps.
+TEST_CASE("place_search: planted SB problems of 60 tensors, exactly full, are placed within the node budget") {
+  const scratchpad_2d sb(trn2);
+  for (const auto fam : {gca::planted_sb_family::tight, gca::planted_sb_family::mixed})
+    for (const double pins : {0.0, 0.2})
+      for (std::uint64_t seed = 1; seed <= gca::test::sweep_seeds(8, 1); ++seed) {
+        gca::planted_sb_options o;
+        o.tensors = 60;
+        o.seed = seed;
+        o.family = fam;
+        o.pins = pins;
+        const gca::planted_sb p = gca::make_planted_sb(o);
+        tiny t;
+        for (const gca::planted_tensor& x : p.tensors)
+          t.add({x.born, x.dies}, x.shape, x.pinned ? std::optional<placement>(x.at) : std::nullopt);
+        CAPTURE(seed);
+        CAPTURE(pins);
+        CAPTURE(static_cast<int>(fam));
+        const place_result r = place_search({t.ranges, t.ext, t.pins}, sb, search_limits{200000});
+        REQUIRE(r.status == search_status::found);
+        check_valid(sb, t, r);
+      }
+}
+
 namespace {
 
 struct small_tensor {

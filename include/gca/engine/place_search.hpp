@@ -7,6 +7,12 @@
 // RectangleGeometry (geometry/rect_layout.hpp) through its rect_layout. Deterministic: the result depends
 // only on the problem and the node budget (a deadline, when given, can only turn an answer into gave_up).
 //
+// First try. Each part of the problem (see place_search at the end) is first given to the skyline fill
+// of engine/place_fill.hpp on half of its node budget: a heuristic walk that fills the emptiest cell of
+// partitions x time first, fast on kernels whose busiest points are exactly full, which the canonical
+// order below explores slowly. What it finds is a placement; when it finds nothing the walk below runs
+// on what is left of the budget, and only that walk proves infeasibility.
+//
 // Canonical placements. Take any valid placement and, repeatedly, move a free (unpinned) block to the
 // lowest aligned byte offset, in its own start partition, where it overlaps neither a pin nor a block that
 // precedes it in (offset, id) order. Blocks that follow it and interfere with it while sharing a
@@ -87,6 +93,7 @@
 
 #include <gca/error.hpp>
 #include <gca/geometry/detail/start_search.hpp>
+#include <gca/engine/place_fill.hpp>
 #include <gca/engine/search_status.hpp>
 #include <gca/geometry/rect_layout.hpp>
 #include <gca/graph/interference.hpp>
@@ -98,6 +105,7 @@ namespace gca {
 struct search_limits {
   std::uint64_t max_nodes = 200000;  // search nodes expanded before giving up (deterministic)
   std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max();
+  bool fill = true;  // try the skyline fill first (engine/place_fill.hpp); off: the canonical walk alone
 };
 
 /// One space's nodes. Non-owning; every span has one entry per node of `ranges` (pins and fixed may be
@@ -132,6 +140,14 @@ class place_searcher {
     if (!prepare(r)) {
       r.status = search_status::infeasible;
       return r;
+    }
+    if (lim_.fill && free_.size() > 1) {  // the skyline fill first, on half the budget (engine/place_fill.hpp)
+      skyline_filler fill(p_.ranges, p_.extents, p_.pins, graph_, lay_);
+      if (auto got = fill.run(lim_.max_nodes / 2, lim_.deadline, r.nodes)) {
+        r.status = search_status::found;
+        r.placements.assign(got->begin(), got->end());
+        return r;
+      }
     }
     r.status = search(r);
     if (r.status == search_status::found) {
@@ -430,7 +446,7 @@ class place_searcher {
               total += p_.extents[v].bytes;
             }
           std::sort(sizes_.begin(), sizes_.end());
-          if (!sizes_.empty()) room += fill(sizes_, total, seg_end - a);
+          if (!sizes_.empty()) room += fill_(sizes_, total, seg_end - a);
         }
         lo = seg_end;
       }
@@ -487,29 +503,6 @@ class place_searcher {
       if (from <= d.hi) out.push_back({from, d.hi});
     }
     return out;
-  }
-
-  /// The most bytes that a subset of `sizes` (sorted, summing to `total`) fills of a gap of `len` bytes:
-  /// the largest subset sum <= len when that is cheap to find (at most 16 sizes, 256 sums), else len.
-  /// (When all but the smallest fit, that is the answer: a subset that fits leaves one size out.)
-  std::uint64_t fill(const std::vector<std::uint64_t>& sizes, std::uint64_t total, std::uint64_t len) {
-    if (sizes.front() > len) return 0;
-    if (total <= len) return total;
-    if (total - sizes.front() <= len) return total - sizes.front();
-    if (sizes.size() > 16) return len;
-    sums_.assign(1, 0);
-    for (const std::uint64_t x : sizes) {
-      shifted_.clear();
-      for (std::uint64_t t : sums_) {
-        if (t + x > len) break;
-        shifted_.push_back(t + x);
-      }
-      merged_.clear();
-      std::set_union(sums_.begin(), sums_.end(), shifted_.begin(), shifted_.end(), std::back_inserter(merged_));
-      sums_.swap(merged_);
-      if (sums_.back() == len || sums_.size() > 256) return len;
-    }
-    return sums_.back();
   }
 
   /// The children of the current state, or nothing when a rule cuts it.
@@ -670,7 +663,8 @@ class place_searcher {
   std::vector<std::uint32_t> reach_;  // per node: the quarters some allowed start makes it touch (R2)
   std::vector<start_range> occ_[4];   // R2 at one point: per quarter, the placed byte ranges above the frontier
   std::vector<node_id> cand_[4];         // R2 at one point: per quarter, the unplaced nodes that may touch it
-  std::vector<std::uint64_t> sizes_, sums_, shifted_, merged_;  // gap_room's candidate sizes; fill's subset sums
+  std::vector<std::uint64_t> sizes_;  // gap_room's candidate sizes
+  subset_fill fill_;                  // R2's largest subset sums
   std::vector<std::vector<start_range>> free_at_;  // per node x start-partition index: free starts (R2)
   std::vector<std::uint8_t> free_dirty_;
   std::array<std::uint64_t, 2> print_{}, placed_print_{};  // R4: the current state's print; the placed set's part

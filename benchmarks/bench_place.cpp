@@ -1,0 +1,149 @@
+// bench_place — the 2-D placement search (gca/engine/place_search.hpp) alone, on planted SB problems
+// (gca/gen/planted_sb.hpp: a placement is built first, so every problem is feasible, its busiest points
+// full to the last byte of every partition their patterns cover). One table (docs/PERFORMANCE.md,
+// section 10): per family, pinned fraction and size, over `--seeds` seeds from `--first-seed`, the fit
+// rate, median and maximum time and median search nodes of place_search with the skyline fill
+// (engine/place_fill.hpp) and, with `--baseline 1`, of the canonical walk alone (`search_limits::fill`
+// off), each instance run by both in the same run. `--nodes N` is the node budget (1,000,000 by default,
+// the allocator's first-round budget), `--sizes 20,60,150,300`, `--families mixed,tight,128`,
+// `--pins 0,0.2`. A fit is checked here by a pairwise overlap test that does not use the search, and
+// "infeasible" on a planted problem is reported as a bug.
+//   ninja -C build benchmarks/bench-place && build/benchmarks/bench-place --baseline 1
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <gca/engine/place_search.hpp>
+#include <gca/gen/planted_sb.hpp>
+#include <gca/geometry/rect_layout.hpp>
+
+namespace {
+
+struct outcome {
+  bool fit = false;
+  bool bug = false;
+  double seconds = 0;
+  std::uint64_t nodes = 0;
+};
+
+/// Whether r places every tensor of k, legally and without two live-together tensors sharing a
+/// partition and a byte.
+bool valid(const gca::planted_sb& k, const gca::place_result& r, const gca::rect_layout& lay) {
+  if (r.placements.size() != k.tensors.size()) return false;
+  for (std::size_t a = 0; a < k.tensors.size(); ++a) {
+    const auto& x = k.tensors[a];
+    if (!r.placements[a] || r.placements[a]->offset + x.shape.bytes > lay.capacity()) return false;
+    if (r.placements[a]->partition + x.shape.partitions > lay.partitions) return false;
+    for (std::size_t b = 0; b < a; ++b) {
+      const auto& y = k.tensors[b];
+      if (x.born >= y.dies || y.born >= x.dies) continue;
+      const gca::placement &p = *r.placements[a], &q = *r.placements[b];
+      const bool rows = p.partition < q.partition + y.shape.partitions && q.partition < p.partition + x.shape.partitions;
+      const bool bytes = p.offset < q.offset + y.shape.bytes && q.offset < p.offset + x.shape.bytes;
+      if (rows && bytes) return false;
+    }
+  }
+  return true;
+}
+
+outcome run(const gca::planted_sb& k, const gca::target& tgt, std::uint64_t nodes, bool fill) {
+  gca::live_range_table t;
+  std::vector<gca::extent> e;
+  std::vector<std::optional<gca::placement>> pins;
+  for (const auto& x : k.tensors) {
+    t.add(gca::interval{x.born, x.dies});
+    e.push_back(x.shape);
+    pins.push_back(x.pinned ? std::optional<gca::placement>(x.at) : std::nullopt);
+  }
+  const gca::rect_layout lay{tgt.sb_partitions, tgt.sb_alignment, tgt.sb_usable, 1};
+  gca::search_limits lim;
+  lim.max_nodes = nodes;
+  lim.fill = fill;
+  const auto t0 = std::chrono::steady_clock::now();
+  const gca::place_result r = gca::place_search(gca::place_problem{t, e, pins}, lay, lim);
+  outcome o;
+  o.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  o.nodes = r.nodes;
+  o.fit = r.status == gca::search_status::found && valid(k, r, lay);
+  o.bug = r.status == gca::search_status::infeasible || (r.status == gca::search_status::found && !o.fit);
+  return o;
+}
+
+std::vector<std::string> split(std::string_view s) {
+  std::vector<std::string> out;
+  std::stringstream in{std::string(s)};
+  for (std::string x; std::getline(in, x, ',');) out.push_back(x);
+  return out;
+}
+
+/// "fits/n | median s | max s | median nodes" of one column.
+std::string cells(std::vector<outcome> v) {
+  std::size_t fits = 0;
+  for (const outcome& o : v) fits += o.fit;
+  std::sort(v.begin(), v.end(), [](const outcome& a, const outcome& b) { return a.seconds < b.seconds; });
+  const double median = v[v.size() / 2].seconds, max = v.back().seconds;
+  std::sort(v.begin(), v.end(), [](const outcome& a, const outcome& b) { return a.nodes < b.nodes; });
+  char buf[160];
+  std::snprintf(buf, sizeof buf, " %zu/%zu | %.3f s | %.3f s | %llu |", fits, v.size(), median, max,
+                static_cast<unsigned long long>(v[v.size() / 2].nodes));
+  return buf;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::uint64_t first = 1, seeds = 20, nodes = 1000000;
+  bool baseline = false;
+  std::vector<std::string> sizes{"20", "60", "150", "300"}, families{"mixed", "tight", "128"}, pin_shares{"0", "0.2"};
+  for (int i = 1; i + 1 < argc; i += 2) {
+    const std::string a = argv[i], v = argv[i + 1];
+    if (a == "--first-seed") first = std::stoull(v);
+    else if (a == "--seeds") seeds = std::stoull(v);
+    else if (a == "--nodes") nodes = std::stoull(v);
+    else if (a == "--baseline") baseline = v == "1";
+    else if (a == "--sizes") sizes = split(v);
+    else if (a == "--families") families = split(v);
+    else if (a == "--pins") pin_shares = split(v);
+    else {
+      std::fprintf(stderr, "bench-place: unknown option %s\n", a.c_str());
+      return 2;
+    }
+  }
+  std::printf("| family | pinned | tensors (requested) | with fill: fits | median | max | median nodes |%s\n",
+              baseline ? " canonical walk alone: fits | median | max | median nodes |" : "");
+  std::printf("|---|---:|---:|---:|---:|---:|---:|%s\n", baseline ? "---:|---:|---:|---:|" : "");
+  int bugs = 0;
+  for (const std::string& fam : families)
+    for (const std::string& pin : pin_shares)
+      for (const std::string& size : sizes) {
+        std::vector<outcome> with, without;
+        for (std::uint64_t s = first; s < first + seeds; ++s) {
+          gca::planted_sb_options o;
+          o.tensors = std::stoul(size);
+          o.seed = s;
+          o.pins = std::stod(pin);
+          o.family = fam == "tight" ? gca::planted_sb_family::tight
+                     : fam == "128" ? gca::planted_sb_family::only128
+                                    : gca::planted_sb_family::mixed;
+          const gca::planted_sb k = gca::make_planted_sb(o);
+          with.push_back(run(k, o.tgt, nodes, true));
+          if (baseline) without.push_back(run(k, o.tgt, nodes, false));
+          for (const outcome* x : {&with.back(), baseline ? &without.back() : nullptr})
+            if (x && x->bug) {
+              ++bugs;
+              std::fprintf(stderr, "bench-place: BUG on %s pins %s size %s seed %llu\n", fam.c_str(), pin.c_str(),
+                           size.c_str(), static_cast<unsigned long long>(s));
+            }
+        }
+        std::printf("| %s | %s | %s |%s%s\n", fam.c_str(), pin.c_str(), size.c_str(), cells(with).c_str(),
+                    baseline ? cells(without).c_str() : "");
+        std::fflush(stdout);
+      }
+  return bugs == 0 ? 0 : 1;
+}

@@ -1,0 +1,519 @@
+// gca/engine/place_fill.hpp — a skyline fill for the rectangle memories: the exact search's first try.
+//
+// Provides `detail::skyline_filler`, which place_search (engine/place_search.hpp) runs on each part of a
+// problem before its exhaustive walk. It answers found (every node placed, checked against every placed
+// neighbor and pin) or gave_up; never infeasible: it is a heuristic walk with backtracking, not a proof.
+//
+// Why a second walk. The exact search enumerates canonical placements in (offset, id) order: it fills one
+// byte level across all of time before the next, so a wrong choice made at a low offset in one stretch of
+// time is found only when the levels reach where it matters, after every combination of choices made in
+// the meantime elsewhere. Kernels whose busiest points fill a memory exactly are where that hurts most.
+// The fill works where the memory is emptiest instead, one cell at a time:
+//
+//   cells      a cell is (quarter, section): 32 partitions (every allowed start partition is a multiple
+//              of 32, so two blocks share a partition exactly when they share a quarter) during one
+//              section of time (a run of program points between two consecutive live-range bounds).
+//   floors     each cell has a floor: every placed block covering the cell lies below it. A cell is open
+//              while some unplaced block live there may touch its quarter.
+//   branching  take an open cell with the lowest floor, the one with the fewest choices among them
+//              (fail first), and branch on the block that covers it from that floor up: each unplaced
+//              block live there, at each allowed start partition touching the quarter, that fits at that
+//              offset (no overlap with any placed neighbor or pin sharing a partition, inside one
+//              segment); largest area x lifetime first. The last branch leaves the cell's floor empty and
+//              raises it to the nearest higher floor of a cell next to it (same section, next quarter;
+//              same quarter, next section), or to the lowest higher floor anywhere.
+//   pruning    the quarter-set bound of the exact search's rule R2, per section whose cells changed: the
+//              unplaced blocks live in a section need, in every set S of quarters, at least their bytes
+//              times the fewest quarters of S any allowed start makes them touch; a cell offers its free
+//              runs above the floor (cut by pins and segment ends), each counted for the largest subset
+//              sum of its candidates' sizes that fits. In a section filled to the last byte this asks
+//              every cell to be filled exactly, which is what makes a wrong block fail at once.
+//   order      limited discrepancy (as the exact search): walks with 0, 1, 2, 4, ... branches other than
+//              the first allowed on a path, so an early wrong choice is revisited soon.
+//   memory     failed states (the placed set and the floors, hashed), with the discrepancies they were
+//              allowed, are not walked again.
+//
+// A placement it finds is a placement (every block is checked when placed), so only its completeness is
+// heuristic: the empty-cell branch does not try every level, and a forgotten or colliding state can only
+// lose a branch. Deterministic: the walk depends only on the problem and the node budget.
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <chrono>
+#include <iterator>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <tuple>
+#include <vector>
+
+#include <gca/geometry/detail/start_search.hpp>
+#include <gca/geometry/rect_layout.hpp>
+#include <gca/graph/interference.hpp>
+#include <gca/ir/types.hpp>
+#include <gca/watchdog.hpp>
+
+namespace gca::detail {
+
+/// The most bytes that a subset of `sizes` (sorted ascending, summing to `total`) fills of `len` bytes:
+/// the largest subset sum <= len when that is cheap to find (at most 16 sizes, 256 distinct sums), else
+/// len, which is larger. (When all but the smallest fit, that is the answer: a subset that fits leaves
+/// one size out.) Shared by the exact search's rule R2 and the fill's bound; keeps its scratch space.
+class subset_fill {
+ public:
+  std::uint64_t operator()(const std::vector<std::uint64_t>& sizes, std::uint64_t total, std::uint64_t len) {
+    if (sizes.empty() || sizes.front() > len) return 0;
+    if (total <= len) return total;
+    if (total - sizes.front() <= len) return total - sizes.front();
+    if (sizes.size() > 16) return len;
+    sums_.assign(1, 0);
+    for (const std::uint64_t x : sizes) {
+      shifted_.clear();
+      for (std::uint64_t t : sums_) {
+        if (t + x > len) break;
+        shifted_.push_back(t + x);
+      }
+      merged_.clear();
+      std::set_union(sums_.begin(), sums_.end(), shifted_.begin(), shifted_.end(), std::back_inserter(merged_));
+      sums_.swap(merged_);
+      if (sums_.back() == len || sums_.size() > 256) return len;
+    }
+    return sums_.back();
+  }
+
+ private:
+  std::vector<std::uint64_t> sums_, shifted_, merged_;
+};
+
+class skyline_filler {
+ public:
+  /// `graph`: the interference of the problem's nodes; `pins`: empty or one per node.
+  skyline_filler(const live_range_table& ranges, std::span<const extent> extents,
+                 std::span<const std::optional<placement>> pins, const interference_graph& graph,
+                 const rect_layout& lay)
+      : ranges_(ranges), ext_(extents), pins_(pins), graph_(graph), lay_(lay), n_(ranges.num_nodes()) {}
+
+  /// Places every node within `max_nodes` branch nodes; the placements, or nothing (gave up).
+  std::optional<std::vector<placement>> run(std::uint64_t max_nodes, std::chrono::steady_clock::time_point deadline,
+                                            std::uint64_t& nodes) {
+    if (!prepare()) return std::nullopt;
+    budget_ = max_nodes;
+    deadline_ = deadline;
+    if (!walk(nodes)) return std::nullopt;
+    std::vector<placement> out(n_);
+    for (node_id v = 0; v < n_; ++v) out[v] = placement{part_[v], off_[v]};
+    return out;
+  }
+
+ private:
+  static constexpr std::uint64_t top = ~std::uint64_t{0};
+
+  struct choice {
+    node_id v;
+    std::uint32_t partition;
+    std::uint64_t weight;
+  };
+  /// One level of the walk: the cell it fills, its choices, and what to undo.
+  struct frame {
+    std::uint32_t cell = 0;
+    std::uint64_t level = 0;
+    std::vector<choice> choices;
+    std::size_t next = 0;
+    std::vector<std::pair<std::uint32_t, std::uint64_t>> undo;  // (cell, old floor)
+    node_id placed = ~node_id{0};
+    std::array<std::uint64_t, 2> print{};
+    std::uint32_t disc = 0;  // discrepancies taken on the path to it
+  };
+
+  static std::uint64_t mix(std::uint64_t x, std::uint64_t salt) {
+    x += 0x9e3779b97f4a7c15ull * (salt + 1);
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+    return x ^ (x >> 31);
+  }
+  static std::uint32_t quarter_mask(std::uint32_t start, std::uint32_t parts) {
+    std::uint32_t m = 0;
+    for (std::uint32_t q = start / 32; q * 32 < start + parts && q < 4; ++q) m |= 1u << q;
+    return m;
+  }
+  bool pinned(node_id v) const { return !pins_.empty() && pins_[v].has_value(); }
+  partition_starts starts(node_id v) const { return allowed_partition_starts(ext_[v].partitions, lay_.partitions); }
+
+  /// Sections, each node's sections, the candidates per cell, the pins per cell. False when the layout's
+  /// starts are not multiples of 32 (the cells would not model sharing) or a pin is off the quarters.
+  bool prepare() {
+    quarters_ = std::min<std::uint32_t>((lay_.partitions + 31) / 32, 4);
+    std::vector<program_point> b;
+    for (const interval& i : ranges_.intervals) b.push_back(i.begin), b.push_back(i.end);
+    std::sort(b.begin(), b.end());
+    b.erase(std::unique(b.begin(), b.end()), b.end());
+    sections_ = b.empty() ? 0 : static_cast<std::uint32_t>(b.size() - 1);
+    auto index = [&](program_point x) { return static_cast<std::uint32_t>(std::lower_bound(b.begin(), b.end(), x) - b.begin()); };
+    secs_.assign(n_, {});
+    for (node_id v = 0; v < n_; ++v)
+      for (const interval& i : ranges_.ranges(v))
+        for (std::uint32_t s = index(i.begin); s < index(i.end); ++s) secs_[v].push_back(s);
+    live_.assign(sections_, {});
+    for (node_id v = 0; v < n_; ++v)
+      for (std::uint32_t s : secs_[v]) live_[s].push_back(v);
+    const std::size_t cells = std::size_t{sections_} * quarters_;
+    floor_.assign(cells, 0);
+    cand_.assign(cells, 0);
+    reach_.assign(n_, 0);
+    cmin_.assign(n_ * 16, 0);
+    placed_.assign(n_, 0);
+    part_.assign(n_, 0);
+    off_.assign(n_, 0);
+    twin_.assign(n_, ~node_id{0});
+    pin_cells_.assign(cells, {});
+    sec_hash_.assign(sections_, 0);
+    rooms_.assign(std::size_t{1} << 16, room_entry{});
+    for (node_id v = 0; v < n_; ++v) {
+      const partition_starts st = starts(v);
+      for (std::uint32_t k = 0; k < st.count; ++k) {
+        if (st.start[k] % 32 != 0) return false;
+        reach_[v] |= quarter_mask(st.start[k], ext_[v].partitions);
+      }
+      if (pinned(v)) {
+        placed_[v] = 1;
+        part_[v] = pins_[v]->partition;
+        off_[v] = pins_[v]->offset;
+        if (part_[v] % 32 != 0) return false;
+        const std::uint32_t m = quarter_mask(part_[v], ext_[v].partitions);
+        for (std::uint32_t s : secs_[v])
+          for (std::uint32_t q = 0; q < quarters_; ++q)
+            if ((m >> q) & 1) pin_cells_[s * quarters_ + q].push_back(v);
+        continue;
+      }
+      ++unplaced_;
+      for (std::uint32_t s : secs_[v]) sec_hash_[s] ^= mix(v, 13);
+      for (std::uint32_t S = 1; S < 16; ++S) {
+        std::uint32_t best = 32;
+        for (std::uint32_t k = 0; k < st.count; ++k)
+          best = std::min<std::uint32_t>(best, static_cast<std::uint32_t>(std::popcount(quarter_mask(st.start[k], ext_[v].partitions) & S)));
+        cmin_[v * 16 + S] = st.count == 0 ? 0 : best;
+      }
+      for (std::uint32_t s : secs_[v])
+        for (std::uint32_t q = 0; q < quarters_; ++q)
+          if ((reach_[v] >> q) & 1) ++cand_[s * quarters_ + q];
+    }
+    // Twins: free nodes with the same extent and the same sections are interchangeable; the later one
+    // waits for the earlier (only a branching choice: it loses no placement).
+    std::vector<node_id> order;
+    for (node_id v = 0; v < n_; ++v)
+      if (!pinned(v)) order.push_back(v);
+    auto key = [&](node_id v) { return std::tie(ext_[v].partitions, ext_[v].bytes, secs_[v]); };
+    std::sort(order.begin(), order.end(), [&](node_id a, node_id b) { return key(a) != key(b) ? key(a) < key(b) : a < b; });
+    for (std::size_t k = 1; k < order.size(); ++k)
+      if (key(order[k - 1]) == key(order[k])) twin_[order[k]] = order[k - 1];
+    domains_.assign(n_, {});
+    for (node_id v = 0; v < n_; ++v) domains_[v] = lay_.domain(ext_[v]);
+    for (std::uint32_t c = 0; c < cells; ++c) raise(c, 0, nullptr);
+    for (std::uint32_t s = 0; s < sections_; ++s)
+      if (!fits(s)) return false;
+    return true;
+  }
+
+  /// Sets cell c's floor to at least `to`, past any pin it then meets (a pin covering the floor's byte).
+  void raise(std::uint32_t c, std::uint64_t to, frame* f) {
+    std::uint64_t x = std::max(floor_[c], to);
+    for (bool moved = true; moved;) {
+      moved = false;
+      for (node_id u : pin_cells_[c])
+        if (off_[u] <= x && x < off_[u] + ext_[u].bytes) x = off_[u] + ext_[u].bytes, moved = true;
+    }
+    if (x == floor_[c]) return;
+    if (f) f->undo.emplace_back(c, floor_[c]);
+    hash_[0] ^= mix(c ^ (floor_[c] << 20), 1) ^ mix(c ^ (x << 20), 1);
+    hash_[1] ^= mix(c ^ (floor_[c] << 20), 2) ^ mix(c ^ (x << 20), 2);
+    floor_[c] = x;
+  }
+
+  /// The area bound in section s (see the top of this header).
+  bool fits(std::uint32_t s) {
+    std::uint64_t need[16] = {};
+    bool any = false;
+    for (node_id v : live_[s])
+      if (!placed_[v]) {
+        any = true;
+        for (std::uint32_t S = 1; S < 16; ++S) need[S] += ext_[v].bytes * cmin_[v * 16 + S];
+      }
+    if (!any) return true;
+    std::uint64_t room[4] = {};
+    for (std::uint32_t q = 0; q < quarters_; ++q) room[q] = cell_room(s, q);
+    for (std::uint32_t S = 1; S < 16; ++S) {
+      std::uint64_t r = 0;
+      for (std::uint32_t q = 0; q < quarters_; ++q)
+        if ((S >> q) & 1) r += room[q];
+      if (need[S] > r) return false;
+    }
+    return true;
+  }
+
+  /// A remembered cell_room (see there).
+  struct room_entry {
+    std::array<std::uint64_t, 2> key{};
+    std::uint64_t room = 0;
+  };
+
+  /// The bytes cell (s, q) can still give: its free runs above the floor (cut by the pins there), each
+  /// counted for the most that the sizes of the unplaced nodes live in s that may touch q fill of it.
+  std::uint64_t cell_room(std::uint32_t s, std::uint32_t q) {
+    const std::uint32_t c = s * quarters_ + q;
+    // It depends only on the floor and on which nodes live in s are unplaced: remembered by those.
+    const std::array<std::uint64_t, 2> key{mix(c ^ (floor_[c] << 24), 14) ^ sec_hash_[s], mix(floor_[c] ^ (std::uint64_t{c} << 40), 15) ^ mix(sec_hash_[s], 16)};
+    room_entry& slot = rooms_[key[0] & (rooms_.size() - 1)];
+    if (slot.key == key) return slot.room;
+    slot.key = key;
+    slot.room = measure_room(s, q);
+    return slot.room;
+  }
+  std::uint64_t measure_room(std::uint32_t s, std::uint32_t q) {
+    const std::uint32_t c = s * quarters_ + q;
+    sizes_.clear();
+    std::uint64_t total = 0;
+    for (node_id v : live_[s])
+      if (!placed_[v] && ((reach_[v] >> q) & 1)) sizes_.push_back(ext_[v].bytes), total += ext_[v].bytes;
+    if (sizes_.empty()) return 0;
+    std::sort(sizes_.begin(), sizes_.end());
+    runs_.clear();
+    for (node_id u : pin_cells_[c])
+      if (off_[u] >= floor_[c]) runs_.push_back({off_[u], off_[u] + ext_[u].bytes});
+    std::sort(runs_.begin(), runs_.end(), [](const start_range& a, const start_range& b) { return a.lo < b.lo; });
+    std::uint64_t room = 0, at = floor_[c];
+    auto run = [&](std::uint64_t lo, std::uint64_t hi) {  // [lo, hi), cut at segment ends (a block never crosses one)
+      while (lo < hi) {
+        const std::uint64_t end = std::min(hi, (lo / lay_.segment_bytes + 1) * lay_.segment_bytes);
+        const std::uint64_t a = (lo + lay_.alignment - 1) / lay_.alignment * lay_.alignment;
+        if (a < end) room += fill_(sizes_, total, end - a);
+        lo = end;
+      }
+    };
+    for (const start_range& pin : runs_) {
+      if (pin.lo > at) run(at, pin.lo);
+      at = std::max(at, pin.hi);
+    }
+    run(at, lay_.capacity());
+    return room;
+  }
+
+  /// Whether v fits at (pv, o): allowed place, and no placed neighbor or pin sharing a partition overlaps.
+  bool free_at(node_id v, std::uint32_t pv, std::uint64_t o) const {
+    const extent& e = ext_[v];
+    if (o % lay_.alignment != 0) return false;
+    bool in = false;
+    for (const start_range& d : domains_[v]) in = in || (d.lo <= o && o <= d.hi);
+    if (!in) return false;
+    for (node_id u : graph_.neighbors(v))
+      if (placed_[u] && pv < part_[u] + ext_[u].partitions && part_[u] < pv + e.partitions && o < off_[u] + ext_[u].bytes &&
+          off_[u] < o + e.bytes)
+        return false;
+    return true;
+  }
+
+  /// The open cell with the lowest floor (fewest candidates, then earliest), or nothing when none is open.
+  std::optional<std::uint32_t> lowest_cell() const {
+    std::optional<std::uint32_t> best;
+    for (std::uint32_t c = 0; c < floor_.size(); ++c) {
+      if (cand_[c] == 0 || floor_[c] >= lay_.capacity()) continue;
+      if (!best || floor_[c] < floor_[*best] || (floor_[c] == floor_[*best] && cand_[c] < cand_[*best])) best = c;
+    }
+    return best;
+  }
+
+  /// The choices at cell c, level o (see "branching" at the top of this header).
+  std::vector<choice> choices(std::uint32_t c, std::uint64_t o) const {
+    const std::uint32_t s = c / quarters_, q = c % quarters_;
+    std::vector<choice> out;
+    for (node_id v : live_[s]) {
+      if (placed_[v] || (twin_[v] != ~node_id{0} && !placed_[twin_[v]])) continue;
+      const partition_starts st = starts(v);
+      for (std::uint32_t k = 0; k < st.count; ++k)
+        if (((quarter_mask(st.start[k], ext_[v].partitions) >> q) & 1) && free_at(v, st.start[k], o))
+          out.push_back({v, st.start[k], ext_[v].partitions * ext_[v].bytes * secs_[v].size()});
+    }
+    std::sort(out.begin(), out.end(), [](const choice& a, const choice& b) {
+      if (a.weight != b.weight) return a.weight > b.weight;
+      return a.v != b.v ? a.v < b.v : a.partition < b.partition;
+    });
+    return out;
+  }
+
+  /// Places v at (pv, o): floors of its cells rise to its end; candidates of its reach drop.
+  void place(frame& f, node_id v, std::uint32_t pv, std::uint64_t o) {
+    placed_[v] = 1;
+    part_[v] = pv;
+    off_[v] = o;
+    --unplaced_;
+    hash_[0] ^= mix(v, 3);
+    hash_[1] ^= mix(v, 4);
+    const std::uint32_t m = quarter_mask(pv, ext_[v].partitions);
+    for (std::uint32_t s : secs_[v])
+      for (std::uint32_t q = 0; q < quarters_; ++q) {
+        if (q == 0) sec_hash_[s] ^= mix(v, 13);
+        if ((reach_[v] >> q) & 1) --cand_[s * quarters_ + q];
+        if ((m >> q) & 1) raise(s * quarters_ + q, o + ext_[v].bytes, &f);
+      }
+    f.placed = v;
+  }
+  void unplace(frame& f) {
+    for (auto it = f.undo.rbegin(); it != f.undo.rend(); ++it) {
+      const auto [c, old] = *it;
+      hash_[0] ^= mix(c ^ (floor_[c] << 20), 1) ^ mix(c ^ (old << 20), 1);
+      hash_[1] ^= mix(c ^ (floor_[c] << 20), 2) ^ mix(c ^ (old << 20), 2);
+      floor_[c] = old;
+    }
+    f.undo.clear();
+    if (f.placed == ~node_id{0}) return;
+    const node_id v = f.placed;
+    placed_[v] = 0;
+    ++unplaced_;
+    hash_[0] ^= mix(v, 3);
+    hash_[1] ^= mix(v, 4);
+    for (std::uint32_t s : secs_[v]) {
+      sec_hash_[s] ^= mix(v, 13);
+      for (std::uint32_t q = 0; q < quarters_; ++q)
+        if ((reach_[v] >> q) & 1) ++cand_[s * quarters_ + q];
+    }
+    f.placed = ~node_id{0};
+  }
+
+  /// The empty-cell branch: cell c's floor rises to the nearest higher floor next to it, else anywhere.
+  std::uint64_t next_level(std::uint32_t c) const {
+    const std::uint32_t s = c / quarters_, q = c % quarters_;
+    const std::uint64_t at = floor_[c];
+    std::uint64_t near = top, far = top;
+    auto see = [&](std::uint32_t d, std::uint64_t& best) {
+      if (floor_[d] > at) best = std::min(best, floor_[d]);
+    };
+    if (q > 0) see(c - 1, near);
+    if (q + 1 < quarters_) see(c + 1, near);
+    if (s > 0) see(c - quarters_, near);
+    if (s + 1 < sections_) see(c + quarters_, near);
+    if (near != top) return near;
+    for (std::uint32_t d = 0; d < floor_.size(); ++d) see(d, far);
+    return far == top ? lay_.capacity() : far;
+  }
+
+  /// A failed state, remembered with the discrepancies it was allowed (see walk).
+  struct memo_entry {
+    std::array<std::uint64_t, 2> print{};
+    std::uint32_t allowance = 0;
+  };
+  bool memo_failed(const std::array<std::uint64_t, 2>& k, std::uint32_t allowance) const {
+    const memo_entry& e = memo_[k[0] & (memo_.size() - 1)];
+    return e.print == k && e.allowance >= allowance;
+  }
+  void memo_store(const std::array<std::uint64_t, 2>& k, std::uint32_t allowance) {
+    memo_entry& e = memo_[k[0] & (memo_.size() - 1)];
+    if (e.print == k && e.allowance >= allowance) return;
+    e = memo_entry{k, allowance};
+  }
+
+  /// Limited discrepancy, as in the exact search: walks with a growing limit on how many times a path may
+  /// take a branch other than the first (0, 1, 2, 4, ...), so a wrong early choice is revisited after a
+  /// few thousand nodes instead of after everything below it. A state whose walk failed with d
+  /// discrepancies allowed is not walked again with d or fewer.
+  bool walk(std::uint64_t& nodes) {
+    memo_.assign(std::size_t{1} << 16, memo_entry{});
+    for (std::uint32_t limit = 0;; limit = limit == 0 ? 1 : 2 * limit) {
+      bool skipped = false;
+      if (walk(nodes, limit, skipped)) return true;
+      if (!skipped || out_) return false;  // everything walked, or the budget or the clock ran out
+    }
+  }
+
+  // One piece: the frame stack, the budget and the undo of each step only make sense together.
+  bool walk(std::uint64_t& nodes, std::uint32_t limit, bool& skipped) {
+    std::vector<frame> stack;
+    auto open = [&](std::uint32_t d) -> bool {  // true: every node placed
+      ++nodes;
+      if (unplaced_ == 0) return true;
+      frame f;
+      f.print = hash_;
+      f.disc = d;
+      const auto c = lowest_cell();
+      if (c && !memo_failed(f.print, limit - d)) {
+        f.cell = *c;
+        f.level = *align_up(floor_[*c], lay_.alignment);
+        f.choices = choices(*c, f.level);
+        // Fail first: the cell with the fewest choices among those at the same floor. A cell has at most
+        // as many choices as candidates, so only cells with fewer candidates are asked, at most 16.
+        for (std::uint32_t e = 0, asked = 0; e < floor_.size() && f.choices.size() > 1 && asked < 16; ++e) {
+          if (e == *c || cand_[e] == 0 || cand_[e] >= f.choices.size() || floor_[e] != floor_[*c]) continue;
+          ++asked;
+          auto other = choices(e, f.level);
+          if (other.size() < f.choices.size()) f.cell = e, f.choices = std::move(other);
+        }
+        f.choices.push_back({~node_id{0}, 0, 0});  // the empty-cell branch
+      }
+      stack.push_back(std::move(f));
+      return false;
+    };
+    if (open(0)) return true;
+    while (!stack.empty()) {
+      frame& f = stack.back();
+      unplace(f);
+      const std::uint32_t d = f.disc + (f.next > 0 ? 1 : 0);
+      if (f.next < f.choices.size() && d > limit) {
+        skipped = true;
+        f.next = f.choices.size();
+      }
+      if (f.next == f.choices.size()) {
+        if (!f.choices.empty()) memo_store(f.print, limit - f.disc);
+        stack.pop_back();
+        continue;
+      }
+      if (nodes >= budget_ || ((nodes & 255) == 0 && std::chrono::steady_clock::now() > deadline_)) {
+        out_ = true;
+        return false;
+      }
+      watchdog_tick(16);
+      const choice ch = f.choices[f.next++];
+      bool ok = true;
+      if (ch.v == ~node_id{0}) {
+        raise(f.cell, next_level(f.cell), &f);
+        ok = fits(f.cell / quarters_);
+      } else {
+        place(f, ch.v, ch.partition, f.level);
+        for (std::uint32_t s : secs_[ch.v]) ok = ok && fits(s);
+      }
+      if (ok && open(d)) return true;
+    }
+    return false;
+  }
+
+  const live_range_table& ranges_;
+  std::span<const extent> ext_;
+  std::span<const std::optional<placement>> pins_;
+  const interference_graph& graph_;
+  rect_layout lay_;
+  std::size_t n_;
+  std::uint32_t quarters_ = 4, sections_ = 0;
+  std::uint64_t budget_ = 0;
+  std::chrono::steady_clock::time_point deadline_;
+  bool out_ = false;  // the budget or the clock ran out
+  std::size_t unplaced_ = 0;
+  std::vector<std::vector<std::uint32_t>> secs_;        // per node: the sections it is live in
+  std::vector<std::vector<node_id>> live_;              // per section: the nodes live in it
+  std::vector<std::uint64_t> floor_;                    // per cell (section x quarters + quarter)
+  std::vector<std::uint32_t> cand_;                     // per cell: unplaced nodes that may touch it
+  std::vector<std::vector<node_id>> pin_cells_;         // per cell: the pins there
+  std::vector<std::uint32_t> reach_, cmin_;             // per node: quarters reachable; c_S (as R2)
+  std::vector<std::uint8_t> placed_;
+  std::vector<std::uint32_t> part_;
+  std::vector<std::uint64_t> off_;
+  std::vector<node_id> twin_;
+  std::vector<std::vector<start_range>> domains_;       // per node: the layout's allowed offsets
+  std::vector<std::uint64_t> sec_hash_;                 // per section: a hash of its unplaced live nodes
+  std::vector<room_entry> rooms_;                       // cell_room's memory
+  std::vector<std::uint64_t> sizes_;                    // cell_room's scratch
+  std::vector<start_range> runs_;
+  subset_fill fill_;
+  std::array<std::uint64_t, 2> hash_{mix(0, 5), mix(0, 6)};  // never {0, 0}, the empty memo slot
+  std::vector<memo_entry> memo_;
+};
+
+}  // namespace gca::detail
