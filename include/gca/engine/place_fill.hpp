@@ -57,6 +57,24 @@
 
 namespace gca::detail {
 
+/// A 64-bit mix (splitmix64's finalizer) of x under one of several salts: independent keys per salt, for
+/// the Zobrist-style prints of the fill and of the exact search (rule R4).
+inline std::uint64_t salted_mix(std::uint64_t x, std::uint64_t salt) {
+  x += 0x9e3779b97f4a7c15ull * (salt + 1);
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
+
+/// The 32-partition quarters a block of `parts` partitions at start partition `start` touches, as a mask.
+/// Every allowed start is a multiple of 32, so two blocks share a partition exactly when they share a
+/// quarter (the fill's cells; the exact search's rule R2).
+inline std::uint32_t quarter_mask(std::uint32_t start, std::uint32_t parts) {
+  std::uint32_t m = 0;
+  for (std::uint32_t q = start / 32; q * 32 < start + parts && q < 32; ++q) m |= 1u << q;
+  return m;
+}
+
 /// The most bytes that a subset of `sizes` (sorted ascending, summing to `total`) fills of `len` bytes:
 /// the largest subset sum <= len when that is cheap to find (at most 16 sizes, 256 distinct sums), else
 /// len, which is larger. (When all but the smallest fit, that is the answer: a subset that fits leaves
@@ -127,17 +145,7 @@ class skyline_filler {
     std::uint32_t disc = 0;  // discrepancies taken on the path to it
   };
 
-  static std::uint64_t mix(std::uint64_t x, std::uint64_t salt) {
-    x += 0x9e3779b97f4a7c15ull * (salt + 1);
-    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-    return x ^ (x >> 31);
-  }
-  static std::uint32_t quarter_mask(std::uint32_t start, std::uint32_t parts) {
-    std::uint32_t m = 0;
-    for (std::uint32_t q = start / 32; q * 32 < start + parts && q < 4; ++q) m |= 1u << q;
-    return m;
-  }
+  static std::uint64_t mix(std::uint64_t x, std::uint64_t salt) { return salted_mix(x, salt); }
   bool pinned(node_id v) const { return !pins_.empty() && pins_[v].has_value(); }
   partition_starts starts(node_id v) const { return allowed_partition_starts(ext_[v].partitions, lay_.partitions); }
 

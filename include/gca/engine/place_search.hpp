@@ -183,13 +183,7 @@ class place_searcher {
     bool used = false;
   };
 
-  /// A 64-bit mix (splitmix64's finalizer) of x under one of several salts: independent keys per salt.
-  static std::uint64_t mix(std::uint64_t x, std::uint64_t salt) {
-    x += 0x9e3779b97f4a7c15ull * (salt + 1);
-    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-    return x ^ (x >> 31);
-  }
+  static std::uint64_t mix(std::uint64_t x, std::uint64_t salt) { return salted_mix(x, salt); }
 
   /// R4: the placed free nodes that reach above (last offset - the largest unplaced size), into the print.
   void window_print() {
@@ -355,12 +349,6 @@ class place_searcher {
     }
   }
 
-  /// The quarters (32-partition groups) a block of `parts` partitions at start `start` touches, as a mask.
-  static std::uint32_t quarter_mask(std::uint32_t start, std::uint32_t parts) {
-    std::uint32_t m = 0;
-    for (std::uint32_t q = start / 32; q * 32 < start + parts && q < 32; ++q) m |= 1u << q;
-    return m;
-  }
 
   /// Per node, c_S for every set S of quarters (R2): the least number of quarters of S it touches.
   void prepare_quarters() {

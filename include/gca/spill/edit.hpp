@@ -156,6 +156,22 @@ inline std::vector<inst_id> hoist_targets(const linearized_function& lf, const w
   return hoist;
 }
 
+/// What the edits of one round share (spill_to_next_tier::spill makes it once per round): the loops'
+/// parents and weights and the flattened loops' spans, all of the program before the round's first
+/// insertion, which stay right for every victim of the round (the edits add no loops, and a victim's
+/// touches are instructions of that program: the attempt's operand slots), and one pool of fresh names
+/// (the names it hands out are those a pool per victim would: the smallest free ones).
+struct spill_round {
+  std::vector<inst_id> parent;
+  std::vector<double> weight;  // loop_weights: how often each loop's body runs
+  std::vector<interval> spans;
+  fresh_names names;
+
+  explicit spill_round(const linearized_function& lf)
+      : parent(loop_parents(lf.work())), weight(loop_weights(lf.work(), parent)), spans(loop_spans(lf)),
+        names(lf.work()) {}
+};
+
 /// One victim web's edit (insert_spill_code): where its value lives between touches (`slot`, or its
 /// load source when it can be re-loaded), and, per touching node, a fresh temporary, the reload before
 /// and the store after, each costed by its loop weight.
@@ -165,26 +181,25 @@ struct spill_edit {
   web_id w;
   const target& tgt;
   spill_state& st;
+  spill_round& round;
   tensor original;
-  std::vector<inst_id> parent;
-  std::vector<double> weight;  // loop_weights: how often each loop's body runs
-  fresh_names names;
   tensor_id slot = no_tensor;  // no_tensor when reloading from the load source
 
-  spill_edit(linearized_function& lf_, const space_attempt& a_, web_id w_, const target& tgt_, spill_state& st_)
-      : lf(lf_), a(a_), w(w_), tgt(tgt_), st(st_), original(lf_.work().tensors[a_.live.webs[w_].tensor]),
-        parent(loop_parents(lf_.work())), weight(loop_weights(lf_.work(), parent)), names(lf_.work()) {}
+  spill_edit(linearized_function& lf_, const space_attempt& a_, web_id w_, const target& tgt_, spill_state& st_,
+             spill_round& round_)
+      : lf(lf_), a(a_), w(w_), tgt(tgt_), st(st_), round(round_),
+        original(lf_.work().tensors[a_.live.webs[w_].tensor]) {}
 
   const web& victim() const { return a.live.webs[w]; }
   bool from_source() const { return victim().load_source != no_tensor; }
 
-  double weight_of_loop(inst_id l) const { return l == no_inst ? 1.0 : weight[l]; }
+  double weight_of_loop(inst_id l) const { return l == no_inst ? 1.0 : round.weight[l]; }
 
   /// The slot in memory `next` (DRAM holds the partitions x bytes linearly), and the spill's counts.
   void make_slot(memory_type next) {
     if (!from_source()) {
       tensor s;
-      s.name = names.take(original.name + ".slot");
+      s.name = round.names.take(original.name + ".slot");
       s.memory = next;
       s.space = address_space::local;
       s.shape = next == memory_type::dram ? extent{1, std::uint64_t{original.shape.partitions} * original.shape.bytes}
@@ -199,7 +214,7 @@ struct spill_edit {
   /// A fresh temporary for one touch (never spilled again), tied when the touch reads and writes it.
   tensor_id new_temporary(bool tied) {
     tensor tmp = original;
-    tmp.name = names.take(original.name + ".r");
+    tmp.name = round.names.take(original.name + ".r");
     tmp.kind = tensor_kind::internal;
     tmp.at.reset();
     const tensor_id r = add_tensor(lf.work(), std::move(tmp), st, origin_kind::spill_temp, victim().tensor);
@@ -237,11 +252,11 @@ struct spill_edit {
 /// temporary (shared by the reads a hoisted reload serves), the reload before and the store after.
 inline void insert_spill_code(linearized_function& lf, const space_attempt& a, web_id w, memory_type next,
                               const target& tgt, spill_state& st, const std::vector<std::uint8_t>& over,
-                              const std::vector<interval>& spans) {
-  spill_edit e(lf, a, w, tgt, st);
+                              spill_round& round) {
+  spill_edit e(lf, a, w, tgt, st, round);
   e.make_slot(next);
   const web_touches t = collect_touches(lf, a.live.slot_web, w);
-  const std::vector<inst_id> hoist = hoist_targets(lf, t, e.parent, over, spans);
+  const std::vector<inst_id> hoist = hoist_targets(lf, t, round.parent, over, round.spans);
   std::vector<std::pair<inst_id, tensor_id>> hoisted;  // loop -> its shared temporary (few entries)
   for (std::size_t j = 0; j < t.nodes.size(); ++j) {
     chain_node& n = *t.nodes[j];
@@ -261,7 +276,7 @@ inline void insert_spill_code(linearized_function& lf, const space_attempt& a, w
         // Before the loop's own node (loop_nodes is in chain order, so ids are sorted).
         const auto at = std::lower_bound(t.loop_nodes.begin(), t.loop_nodes.end(), hoist[j],
                                          [](const auto& x, inst_id l) { return x.first < l; });
-        e.insert_reload(r, *at->second, e.parent[hoist[j]], loc);
+        e.insert_reload(r, *at->second, round.parent[hoist[j]], loc);
       } else {
         e.insert_reload(r, n, n.loop, loc);
       }

@@ -32,8 +32,8 @@ inline std::size_t spill_to_next_tier::spill(linearized_function& lf, const spac
   st.no_spill.resize(lf.work().tensors.size(), 0);
   std::vector<std::uint8_t> over;  // points over-full at the start of this round (empty: none)
   const std::vector<web_id> victims = detail::choose_victims(lf, a, filter, st, over);
-  const std::vector<interval> spans = detail::loop_spans(lf);  // before any insertion: points of this attempt
-  for (web_id w : victims) detail::insert_spill_code(lf, a, w, *next, tgt, st, over, spans);
+  detail::spill_round round(lf);  // before any insertion: loops and points of this attempt
+  for (web_id w : victims) detail::insert_spill_code(lf, a, w, *next, tgt, st, over, round);
   lf.renumber_locations();
   return victims.size();
 }
