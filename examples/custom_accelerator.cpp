@@ -3,9 +3,10 @@
 //
 //   custom-accelerator [KERNEL.gca]   allocates the kernel (default: vega::default_kernel) for vega one
 //                                     allocator at a time, then through the -O2 and post-link pipelines
-//                                     with vega's accumulator registered in place of Trainium's; verifies both against
-//                                     the input program; prints the accumulator's banks. Exit 0 when both
-//                                     verify, 2 when one does not, 3 on an error.
+//                                     with vega's accumulator registered in place of Trainium's and its
+//                                     weight buffer's pass before SBUF's; verifies both against the input
+//                                     program; prints the accumulator's banks and the weight buffer's
+//                                     places. Exit 0 when both verify, 2 when one does not, 3 on an error.
 #include <iostream>
 #include <string>
 #include <vector>
@@ -25,6 +26,7 @@ int main(int argc, char** argv) {
     // One allocator at a time, in the cascade's order (a memory's spill slots are placed by a later pass).
     gca::module m = original;
     const gca::pass_report acc = vega::accumulator_allocator({}, vega::spill).run(m);
+    const gca::pass_report wb = vega::wbuf_allocator({}, vega::spill).run(m);  // its victims go to SBUF
     gca::coloring_allocator_sb{}.run(m);
     gca::coloring_allocator_dram{}.run(m);
     gca::coloring_allocator_reg{}.run(m);
@@ -48,18 +50,29 @@ int main(int argc, char** argv) {
       if (const gca::tensor& t = f.tensors[x]; used[x] && t.memory == gca::memory_type::psum && t.at)
         std::cout << "  %" << t.name << " : banks " << t.at->offset / vega::chip.psum_bank_bytes << ".."
                   << (t.at->offset + t.shape.bytes - 1) / vega::chip.psum_bank_bytes << '\n';
+    std::cout << "weight buffer (" << vega::memories[0].partitions << " x " << vega::memories[0].bytes
+              << " bytes), spilled to SBUF:";
+    for (const auto& [fn, r] : wb.functions)
+      for (const std::string& s : r.spills.spilled) std::cout << " %" << s;
+    std::cout << '\n';
+    for (gca::tensor_id x = 0; x < f.tensors.size(); ++x)
+      if (const gca::tensor& t = f.tensors[x]; used[x] && t.memory == vega::wbuf && t.at)
+        std::cout << "  %" << t.name << " : partitions " << t.at->partition << ".."
+                  << t.at->partition + t.shape.partitions - 1 << ", bytes " << t.at->offset << ".."
+                  << t.at->offset + t.shape.bytes - 1 << '\n';
 
-    // The -O2 pipeline of gca's registry, vega's accumulator registered in place of Trainium's.
+    // The -O2 pipeline of gca's registry, vega's accumulator registered in place of Trainium's and the
+    // weight buffer's pass before SBUF's.
     gca::module p = original;
     const gca::pass_registry reg = vega::registry();
-    gca::run_pipeline(p, gca::build_pipeline({.optlevel = 2}), reg, {}, {.skip_unregistered = true});
+    gca::run_pipeline(p, vega::pipeline(2), reg, {}, {.skip_unregistered = true});
     gca::run_pipeline(p, gca::build_post_link_pipeline(), reg, {}, {.skip_unregistered = true});  // DRAM, REG
     const gca::translation_report vp = gca::verify(original, p, {.linked = true, .rules = rules});
     if (!vp.ok()) {
       std::cerr << vp.message();
       return 2;
     }
-    std::cout << "-O2 and post-link pipelines with vega's accumulator: verify: ok\n";
+    std::cout << "-O2 and post-link pipelines with vega's accumulator and weight buffer: verify: ok\n";
     std::cout << "one allocator at a time: verify: ok\n";
   } catch (const std::exception& e) {
     std::cerr << e.what() << '\n';

@@ -268,7 +268,7 @@ void print_summary(const cli& c, const gca::module& m, const std::vector<gca::pa
   for (const auto& r : reports)
     for (const auto& [fn, sr] : r.functions) {
       if (sr.memory == gca::memory_type::reg) continue;
-      std::cerr << "smt-allocation: " << r.pass << ": function '" << fn << "': " << gca::log_name(sr.memory) << ": ";
+      std::cerr << "smt-allocation: " << r.pass << ": function '" << fn << "': " << gca::log_name(m.tgt, sr.memory) << ": ";
       if (!popt.alloc.search.enabled) std::cerr << "coloring fallback (search off)\n";
       else if (sr.memory == gca::memory_type::dram) print_peak_search(sr);
       else if (sr.placed_by == "exact search") std::cerr << "feasible (exact search, " << sr.search_nodes << " search nodes)\n";

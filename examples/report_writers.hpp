@@ -276,11 +276,11 @@ inline void json_peaks(json_writer& j, const gca::function& f, const gca::target
   j.begin_array();
   for (const memory_peak& p : gca::memory_peaks(f, tgt)) {
     j.begin_object();
-    j.key("memory").value(gca::to_string(p.memory));
+    j.key("memory").value(gca::memory_name(tgt, p.memory));
     j.key("space");
     json_space(j, p.memory, p.space);
     j.key("peak").value(p.peak);
-    j.key("unit").value(peak_unit(p.memory));
+    j.key("unit").value(peak_unit(tgt, p.memory));
     j.key("capacity").value(p.capacity);
     j.key("tensors").value(static_cast<std::uint64_t>(p.tensors.size()));
     j.key("unplaced").value(static_cast<std::uint64_t>(p.unplaced));
@@ -290,8 +290,8 @@ inline void json_peaks(json_writer& j, const gca::function& f, const gca::target
 }
 
 /// One tensor as one line of JSON (so a report of 10^5 tensors stays readable line by line).
-inline std::string json_tensor_line(const gca::tensor& t, tensor_role role) {
-  return "{\"name\": " + json_string(t.name) + ", \"memory\": " + json_string(gca::to_string(t.memory)) +
+inline std::string json_tensor_line(const gca::target& tgt, const gca::tensor& t, tensor_role role) {
+  return "{\"name\": " + json_string(t.name) + ", \"memory\": " + json_string(gca::memory_name(tgt, t.memory)) +
          ", \"space\": " +
          (t.memory == gca::memory_type::dram ? json_string(gca::to_string(t.space)) : std::string("null")) +
          ", \"shape\": {\"partitions\": " + std::to_string(t.shape.partitions) +
@@ -329,20 +329,20 @@ inline void json_function(json_writer& j, const gca::function& f, const gca::tar
   j.key("peaks");
   json_peaks(j, f, tgt);
   j.key("tensors").begin_array();
-  for (gca::tensor_id id = 0; id < f.tensors.size(); ++id) j.raw(json_tensor_line(f.tensors[id], role[id]));
+  for (gca::tensor_id id = 0; id < f.tensors.size(); ++id) j.raw(json_tensor_line(tgt, f.tensors[id], role[id]));
   j.end_array();
   j.end_object();
 }
 
 /// One pass: per function it colored, the space report.
-inline void json_pass(json_writer& j, const gca::pass_report& p) {
+inline void json_pass(json_writer& j, const gca::target& tgt, const gca::pass_report& p) {
   j.begin_object();
   j.key("pass").value(p.pass);
   j.key("functions").begin_array();
   for (const auto& [fn, r] : p.functions) {
     j.begin_object();
     j.key("function").value(fn);
-    j.key("memory").value(gca::to_string(r.memory));
+    j.key("memory").value(gca::memory_name(tgt, r.memory));
     j.key("space");
     json_space(j, r.memory, r.space);
     j.key("ok").value(r.ok);
@@ -400,7 +400,7 @@ inline std::string json_report(const gca::module& m, const std::vector<gca::pass
   for (const gca::function& f : m.functions) d::json_function(j, f, m.tgt);
   j.end_array();
   j.key("passes").begin_array();
-  for (const gca::pass_report& p : reports) d::json_pass(j, p);
+  for (const gca::pass_report& p : reports) d::json_pass(j, m.tgt, p);
   j.end_array();
   j.end_object();
   j.out += '\n';
@@ -573,15 +573,16 @@ inline std::vector<svg_panel> make_panels(const gca::function& f, const gca::tar
       case memory_type::sb: p.height = 240; break;
       case memory_type::dram: p.height = 130; break;
       case memory_type::reg: p.height = std::clamp(static_cast<double>(p.top) * 18.0, 36.0, 180.0); break;
+      default: p.height = gca::layout_of(tgt, p.memory) == gca::memory_layout::linear ? 130 : 240;  // a target's own
     }
     panels.push_back(std::move(p));
   }
   return panels;
 }
 
-/// "p0-127" for SB/PSUM tensors; "" otherwise.
-inline std::string partition_range(const gca::tensor& x) {
-  if (!x.at || (x.memory != gca::memory_type::sb && x.memory != gca::memory_type::psum)) return {};
+/// "p0-127" for tensors of a rectangle memory (SB, PSUM, a target's own); "" otherwise.
+inline std::string partition_range(const gca::target& tgt, const gca::tensor& x) {
+  if (!x.at || gca::layout_of(tgt, x.memory) != gca::memory_layout::rectangles) return {};
   return "p" + std::to_string(x.at->partition) + "-" +
          std::to_string(x.at->partition + std::max<std::uint32_t>(x.shape.partitions, 1) - 1);
 }
@@ -703,7 +704,7 @@ inline void svg_panel_body(svg_out& o, svg_frame& fr, const gca::module& m, cons
     const auto [fill, stroke] = name_colours(colour_name(f, t));
     const std::string style = box_style(fill, stroke, role[t], cell < 4);
     const char* overlay = role_overlay(role[t]);
-    const std::string parts = partition_range(x);
+    const std::string parts = partition_range(m.tgt, x);
     label_spot best{0, 0, -1, 0, t};
     // Adjacent intervals closer than half a pixel would render as one box: draw them as one.
     const auto r = live.range(w);
@@ -727,7 +728,7 @@ inline void svg_panel_body(svg_out& o, svg_frame& fr, const gca::module& m, cons
       const bool titled = fr.titles < svg_frame::max_titles;
       if (titled) {
         ++fr.titles;
-        std::string tip = "%" + x.name + " \u00b7 " + std::string(gca::to_string(x.memory)) + " " +
+        std::string tip = "%" + x.name + " \u00b7 " + std::string(gca::memory_name(m.tgt, x.memory)) + " " +
                           std::to_string(x.shape.partitions) + "x" + std::to_string(x.shape.bytes) + " at " +
                           (parts.empty() ? "" : parts + " ") + (is_reg ? "r" : "offset ") +
                           std::to_string(x.at->offset) + " \u00b7 points [" + std::to_string(first) + ", " +
@@ -750,7 +751,7 @@ inline void svg_panel_body(svg_out& o, svg_frame& fr, const gca::module& m, cons
   for (const label_spot& s : spots) {
     if (fr.labels >= svg_frame::max_labels) break;
     const gca::tensor& x = f.tensors[s.t];
-    const std::string parts = partition_range(x);
+    const std::string parts = partition_range(m.tgt, x);
     const double fs = 10;
     const double room = s.w - 6;
     const double cx = s.x + s.w / 2;
@@ -831,7 +832,7 @@ inline void svg_panel_body(svg_out& o, svg_frame& fr, const gca::module& m, cons
     } else if (is_reg) {
       where = "r" + std::to_string(x.at->offset);
     } else {
-      where = partition_range(x);
+      where = partition_range(m.tgt, x);
       if (!where.empty())  // SB/PSUM: exact byte range per partition
         where += " [" + std::to_string(x.at->offset) + ", " + std::to_string(placed_end(x)) + ")";
       else
@@ -877,7 +878,7 @@ inline double svg_function(svg_out& o, svg_frame& fr, const gca::module& m, cons
   }
 
   for (const svg_panel& p : panels) {
-    std::string title(gca::log_name(p.memory));
+    std::string title(gca::log_name(m.tgt, p.memory));
     if (p.memory == memory_type::dram) title += " " + std::string(gca::to_string(p.space));
     const std::uint64_t cap = p.capacity;
     std::string facts;
@@ -885,7 +886,7 @@ inline double svg_function(svg_out& o, svg_frame& fr, const gca::module& m, cons
       facts = std::to_string(p.peak) + (p.peak == 1 ? " register" : " registers") + " of " + std::to_string(cap);
     } else {
       facts = "peak " + human_bytes(p.peak) + " of " + human_bytes(cap);
-      if (p.memory != memory_type::dram) facts += " per partition";
+      if (gca::layout_of(m.tgt, p.memory) == gca::memory_layout::rectangles) facts += " per partition";
     }
     if (cap > 0) facts += " (" + percent(p.peak, cap) + ")";
     facts += " \u00b7 " + std::to_string(p.tensors.size()) + (p.tensors.size() == 1 ? " tensor" : " tensors");

@@ -3,7 +3,7 @@
 // its allocators and pass registry. examples/custom_accelerator.cpp runs it; tests/test_alloc.cpp checks
 // whole_banks against the GeometryPolicy contract and the allocations against the verifier.
 //
-// Vega differs from Trainium in three ways, each expressed with gca's policies, none by editing gca:
+// Vega differs from Trainium in four ways, each expressed with gca's policies, none by editing gca:
 //   - its numbers (64 partitions, 96 KiB of SBUF per partition, 4 accumulator banks of 4 KiB, 32
 //     registers): a `gca::target`, which the parser accepts by name (parse_options::targets);
 //   - its accumulator's geometry: a bank belongs to one tensor in every partition (an accumulation group
@@ -11,18 +11,31 @@
 //     psum_banks packs tensors of few partitions side by side in a bank; `whole_banks` never does. It is
 //     a GeometryPolicy, given to coloring_allocator as its Geometry parameter;
 //   - its spill cascade: the accumulator has no path to SBUF, so its victims go straight to DRAM
-//     (spill_to_next_tier with a spill_cascade).
+//     (spill_to_next_tier with a spill_cascade);
+//   - a memory Trainium does not have: `wbuf`, a weight buffer of 64 partitions x 8 KiB beside SBUF,
+//     whose victims spill into SBUF. It is listed in the target (gca::memory_spec), so the parser reads
+//     `wbuf 64x4096` tensors and the verifier judges their places; a coloring_allocator of that memory in
+//     gca's rect_memory geometry places it, in vega's registry and pipeline before SBUF's pass (the
+//     slots of its victims are SBUF tensors).
 #pragma once
 
 #include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <string>
 #include <vector>
 
 #include <gca/gca.hpp>
 
 namespace vega {
+
+/// Vega's own memory: the first a target may add (gca::first_user_memory).
+inline constexpr gca::memory_type wbuf{gca::first_user_memory};
+inline constexpr gca::memory_spec memories[] = {
+    {.name = "wbuf", .log_name = "WBUF", .partitions = 64, .bytes = 8192, .alignment = 32,
+     .spills_to = gca::memory_type::sb},
+};
 
 inline constexpr gca::target chip{.name = "vega",
                                   .sb_partitions = 64,
@@ -35,7 +48,8 @@ inline constexpr gca::target chip{.name = "vega",
                                   .registers = 32,
                                   .sb_alignment = 32,
                                   .psum_alignment = 4,
-                                  .dram_alignment = 256};
+                                  .dram_alignment = 256,
+                                  .memories = memories};
 
 /// Vega's accumulator: `banks` banks of `bank_bytes` bytes in every partition; a tensor of b bytes per
 /// partition takes ceil(b / bank_bytes) adjacent banks in all partitions, starting at a bank boundary,
@@ -119,18 +133,38 @@ using accumulator_allocator =
     gca::coloring_allocator<gca::memory_type::psum, false, gca::address_space::local, gca::address_space::local,
                             gca::opaque_loops, gca::spill_to_next_tier, whole_banks>;
 
-/// The -O1..-O3 passes of gca's registry, with vega's accumulator allocator under the PSUM pass's name.
+/// The weight buffer's allocator: gca's rectangles (start-partition rule, 32-byte offsets) in memory
+/// `wbuf`, with vega's numbers read from the target's memory list at each run.
+using wbuf_allocator = gca::coloring_allocator<wbuf, false, gca::address_space::local, gca::address_space::local,
+                                               gca::opaque_loops, gca::spill_to_next_tier, gca::rect_memory<wbuf>>;
+
+/// The -O1..-O3 passes of gca's registry, with vega's accumulator allocator under the PSUM pass's name
+/// and the weight buffer's as a pass of its own.
 inline gca::pass_registry registry() {
   gca::pass_registry reg = gca::default_registry();
   reg.add("coloring_allocator_psum", [](const gca::pass_options& opt) {
     return gca::allocator_pass("coloring_allocator_psum", accumulator_allocator(opt.alloc, spill), opt.log);
   });
+  reg.add("vega_allocator_wbuf", [](const gca::pass_options& opt) {
+    return gca::allocator_pass("vega_allocator_wbuf", wbuf_allocator(opt.alloc, spill), opt.log);
+  });
   return reg;
+}
+
+/// gca's schedule for `optlevel`, with the weight buffer's pass before SBUF's (whose pass then places the
+/// slots of the weight buffer's victims).
+inline std::vector<std::string> pipeline(int optlevel = 2) {
+  std::vector<std::string> s = gca::build_pipeline({.optlevel = optlevel});
+  auto at = std::find(s.begin(), s.end(), "coloring_allocator_sb");
+  s.insert(at, "vega_allocator_wbuf");
+  return s;
 }
 
 // Four matmul results in the accumulator, live at once at the fourth matmul: 1 + 2 + 1 + 1 banks of
 // vega's 4, so one of them is spilled to DRAM and reloaded before its read. (gca's psum_banks would put
 // %a3's 16 partitions beside %a1's 32 in the same banks, and nothing would spill: main prints both.)
+// Three weight tiles of 64 x 4096 in the 64 x 8192 weight buffer, live at once at the third: one of
+// them is spilled into SBUF and reloaded before its matmul.
 const char* default_kernel = R"(module block target=vega
 function f core=0 {
   tensor %x  : dram 262144 input
@@ -144,12 +178,18 @@ function f core=0 {
   tensor %a3 : psum 16x4096
   tensor %o  : sb 64x8192
   tensor %n  : reg
+  tensor %t0 : wbuf 64x4096
+  tensor %t1 : wbuf 64x4096
+  tensor %t2 : wbuf 64x4096
   %n = iota
   %xs = load %x
   %ws = load %w
-  %a0 = matmul %xs, %ws
-  %a1 = matmul %xs, %ws
-  %a2 = matmul %xs, %ws
+  %t0 = transpose %ws
+  %t1 = transpose %t0
+  %t2 = transpose %t1
+  %a0 = matmul %xs, %t0
+  %a1 = matmul %xs, %t1
+  %a2 = matmul %xs, %t2
   %a3 = matmul %xs, %ws, %n
   %o = add %a0, %a1
   %o += add %a2, %a3

@@ -116,7 +116,7 @@ TEST_CASE("linearize: opaque and flattened chains, renumbering, commit in chain 
   CHECK(lf.renumber_locations() == 7);
   const gca::function c = lf.commit();
   std::ostringstream os;
-  gca::print(os, c);
+  gca::print(os, gca::trn2, c);
   CHECK(os.str().find("  loop l 4 {\n    %t = inc %a\n    %t = copy %a\n    %b = add %t\n") != std::string::npos);
 }
 
@@ -1204,27 +1204,30 @@ TEST_CASE("-O7 DRAM: generated programs verify, and no DRAM peak is above -O2's"
   CHECK(proven > 0);
 }
 
-TEST_CASE("a user's accelerator (examples/vega.hpp): whole_banks keeps the GeometryPolicy contract") {
-  // Brute force over every legal position (a bank number): select is complete and returns a free legal
-  // start, candidates counts the legal starts, max_blocked bounds what one placed neighbor blocks, and
-  // overlaps is symmetric (concept.hpp, requirements 2-5).
-  const vega::whole_banks g(64, 5, 100);
-  std::mt19937_64 rng(7);
-  auto random_extent = [&] { return gca::extent{static_cast<std::uint32_t>(1 + rng() % 64), 1 + rng() % 520}; };
-  for (int round = 0; round < 400; ++round) {
-    const gca::extent e = random_extent();
+/// Brute force of GeometryPolicy's requirements 2-5 (geometry/concept.hpp) over `universe`, a superset
+/// of every legal position: select is complete and returns a free legal position, candidates counts the
+/// legal ones, max_blocked bounds what one placed neighbor (at a legal position of its own) blocks,
+/// overlaps is symmetric, and ends stay within the capacity.
+template <class G, class Extents>
+void check_contract(const G& g, const std::vector<gca::placement>& universe, Extents random_extent,
+                    std::mt19937_64& rng, int rounds) {
+  auto legal_of = [&](const gca::extent& e) {
     std::vector<gca::placement> legal;
-    for (std::uint64_t k = 0; k < 6; ++k)
-      if (g.legal(e, {0, k * 100})) legal.push_back({0, k * 100});
-    CHECK(!g.legal(e, {1, 0}));
-    CHECK(!g.legal(e, {0, 50}));
+    for (const gca::placement& p : universe)
+      if (g.legal(e, p)) legal.push_back(p);
+    return legal;
+  };
+  for (int round = 0; round < rounds; ++round) {
+    const gca::extent e = random_extent();
+    const std::vector<gca::placement> legal = legal_of(e);
     CHECK(legal.size() == g.candidates(e));
     CHECK(g.fits(e) == !legal.empty());
     std::vector<gca::placed_neighbor> placed;
     for (int k = static_cast<int>(rng() % 4); k > 0; --k) {
       const gca::extent f = random_extent();
-      if (!g.fits(f)) continue;
-      const gca::placement q{0, (rng() % g.candidates(f)) * 100};
+      const std::vector<gca::placement> at = legal_of(f);
+      if (at.empty()) continue;
+      const gca::placement q = at[rng() % at.size()];
       placed.push_back({f, q});
       std::uint64_t blocked = 0;
       for (const gca::placement& p : legal) {
@@ -1248,6 +1251,19 @@ TEST_CASE("a user's accelerator (examples/vega.hpp): whole_banks keeps the Geome
       }
     }
   }
+}
+
+TEST_CASE("a user's accelerator (examples/vega.hpp): whole_banks keeps the GeometryPolicy contract") {
+  // Positions are bank starts in partition 0; the universe adds the other partitions' and mid-bank ones.
+  const vega::whole_banks g(64, 5, 100);
+  std::mt19937_64 rng(7);
+  auto random_extent = [&] { return gca::extent{static_cast<std::uint32_t>(1 + rng() % 64), 1 + rng() % 520}; };
+  std::vector<gca::placement> universe;
+  for (std::uint32_t part : {0u, 1u})
+    for (std::uint64_t off = 0; off <= 600; off += 50) universe.push_back({part, off});
+  check_contract(g, universe, random_extent, rng, 400);
+  CHECK(!g.legal({4, 100}, {1, 0}));
+  CHECK(!g.legal({4, 100}, {0, 50}));
 }
 
 TEST_CASE("a user's accelerator (examples/vega.hpp): its target, geometry and cascade through the drivers") {
@@ -1280,7 +1296,9 @@ TEST_CASE("a user's accelerator (examples/vega.hpp): its target, geometry and ca
     }
   }
   CHECK(slots == 1);
-  const std::size_t tensors_after_spill = f.tensors.size();  // (the runs below replace m's functions)
+  // The weight buffer, a memory vega adds (the next test case looks at it closely), before SBUF.
+  CHECK(vega::wbuf_allocator({}, vega::spill).run(m).functions.at(0).second.spills.spilled_webs == 2);
+  const std::size_t tensors_after_spill = m.functions[0].tensors.size();  // (the runs below replace m's functions)
   gca::coloring_allocator_sb{}.run(m);
   gca::coloring_allocator_dram{}.run(m);
   gca::coloring_allocator_reg{}.run(m);
@@ -1294,6 +1312,7 @@ TEST_CASE("a user's accelerator (examples/vega.hpp): its target, geometry and ca
   // does not start a bank in partition 0.
   const gca::place_rules rules = vega::rules();
   CHECK(gca::verify(original, m, {.rules = rules}).ok());
+  vega::wbuf_allocator({}, vega::spill).run(packed);
   gca::coloring_allocator_sb{}.run(packed);
   gca::coloring_allocator_dram{}.run(packed);
   gca::coloring_allocator_reg{}.run(packed);
@@ -1320,13 +1339,14 @@ TEST_CASE("a user's accelerator (examples/vega.hpp): its target, geometry and ca
   // The same allocator registered under the PSUM pass's name runs in the -O2 pipeline.
   gca::module p = original;
   const gca::pass_registry reg = vega::registry();
-  gca::run_pipeline(p, gca::build_pipeline({.optlevel = 2}), reg, {}, {.skip_unregistered = true});
+  gca::run_pipeline(p, vega::pipeline(2), reg, {}, {.skip_unregistered = true});
   gca::run_pipeline(p, gca::build_post_link_pipeline(), reg, {}, {.skip_unregistered = true});
-  CHECK(p.functions[0].tensors.size() == tensors_after_spill);  // the same spill as above
+  CHECK(p.functions[0].tensors.size() == tensors_after_spill);  // the same spills as above
   require_verified(original, p);
 
   // The loop-aware driver takes both geometries as policies.
   gca::module w = original;
+  vega::wbuf_allocator({}, vega::spill).run(w);  // before SBUF, which holds its victims' slots
   gca::basic_coloring_allocator_with_loop<gca::spill_to_next_tier, vega::whole_banks>({}, vega::spill,
                                                                                       vega::whole_banks::for_target(vega::chip),
                                                                                       gca::scratchpad_2d(vega::chip))
@@ -1334,6 +1354,198 @@ TEST_CASE("a user's accelerator (examples/vega.hpp): its target, geometry and ca
   gca::coloring_allocator_dram{}.run(w);
   gca::coloring_allocator_reg{}.run(w);
   require_verified(original, w, false);
+}
+
+TEST_CASE("a memory a target adds (vega's weight buffer): parsed, printed, allocated, spilled down the cascade, verified") {
+  const gca::target user[] = {vega::chip};
+  const gca::parse_options po{.targets = user};
+  const gca::module original = gca::parse(vega::default_kernel, "<vega>", po);
+  const gca::function& f0 = original.functions[0];
+  const gca::tensor_id t1 = f0.find_tensor("t1");
+  REQUIRE(t1 != gca::no_tensor);
+  CHECK(f0.tensors[t1].memory == vega::wbuf);
+  CHECK(f0.tensors[t1].shape == gca::extent{64, 4096});
+  CHECK(gca::memory_name(vega::chip, vega::wbuf) == "wbuf");
+  CHECK(gca::log_name(vega::chip, vega::wbuf) == "WBUF");
+  CHECK(gca::layout_of(vega::chip, vega::wbuf) == gca::memory_layout::rectangles);
+  CHECK(gca::find_memory(vega::chip, "wbuf") == vega::wbuf);
+  CHECK(!gca::find_memory(gca::trn2, "wbuf"));
+  CHECK(gca::parse(gca::print(original), "<again>", po) == original);
+
+  // Its rules are SB's on its own numbers (64 partitions, 8192 bytes, 32-byte offsets), its name in
+  // the messages; another target does not know it.
+  auto one = [](const std::string& tgt, const std::string& decl) {
+    return "module m target=" + tgt + "\nfunction f core=0 {\n  " + decl + "\n}\n";
+  };
+  auto refused = [&](const std::string& decl, const std::string& why) {
+    CHECK_THROWS_WITH_AS(gca::parse(one("vega", decl), "<v>", po), doctest::Contains(why.c_str()), gca::parse_error);
+  };
+  refused("tensor %a : wbuf 65x4", "65 partitions is more than the 64 of WBUF");
+  refused("tensor %a : wbuf 64x8193", "8193 bytes per partition is more than the 8192 of WBUF on vega");
+  refused("tensor %a : wbuf 32x64 @ 16:0", "a tensor of 32 partitions can't start at partition 16");
+  refused("tensor %a : wbuf 32x64 @ 32:16", "byte offset 16 is not aligned to 32");
+  refused("tensor %a : wbuf 32x64 @ 0:8160", "bytes 8160..8223 are out of bounds (8192 bytes in WBUF)");
+  refused("tensor %a : wbuf 4096", "expected a shape PARTITIONSxBYTES");
+  refused("tensor %a : lds 64", "unknown memory 'lds' (known: sb, psum, dram, dram.shared, dram.debug, reg, wbuf)");
+  CHECK_THROWS_WITH_AS(gca::parse(one("trn2", "tensor %a : wbuf 4x4"), "<v>"), doctest::Contains("unknown memory 'wbuf'"),
+                       gca::parse_error);
+  CHECK_NOTHROW(gca::parse(one("vega", "tensor %a : wbuf 32x64 @ 32:8128"), "<v>", po));
+
+  // Placed in gca's rect_memory. Three tiles of 4096 bytes are live at once in 8192 at the third
+  // transpose and again at the first matmul, so two webs go: into SBUF (the weight buffer's spills_to),
+  // as slots of the same shape.
+  gca::module m = original;
+  const gca::pass_report wb = vega::wbuf_allocator({}, vega::spill).run(m);
+  const gca::space_report& r = wb.functions.at(0).second;
+  CHECK(r.ok);
+  CHECK(r.memory == vega::wbuf);
+  CHECK(r.spills.spilled_webs == 2);
+  std::size_t slots = 0;
+  for (const gca::tensor& t : m.functions[0].tensors) {
+    if (t.origin == gca::origin_kind::spill_slot) {
+      CHECK(t.memory == gca::memory_type::sb);
+      CHECK(t.shape == gca::extent{64, 4096});
+      ++slots;
+    }
+    if (t.memory == vega::wbuf) {
+      REQUIRE(t.at.has_value());
+      CHECK(!gca::placement_problem(vega::chip, t));
+    }
+  }
+  CHECK(slots == 2);
+  vega::accumulator_allocator({}, vega::spill).run(m);
+  gca::coloring_allocator_sb{}.run(m);
+  gca::coloring_allocator_dram{}.run(m);
+  gca::coloring_allocator_reg{}.run(m);
+  require_verified(original, m, false);
+  CHECK(gca::parse(gca::print(m), "<allocated>", po) == m);
+
+  // The verifiers judge its places from its spec: past its end, or two live tiles on one place.
+  gca::module past = m;
+  for (gca::tensor& t : past.functions[0].tensors)
+    if (t.name == "t1") t.at->offset = 8192;
+  const gca::verify_report vr = gca::verify(past);
+  CHECK(vr.count(gca::verify_failure_kind::out_of_bounds) == 1);
+  CHECK(vr.message().find("exceed the 8192 bytes per partition of WBUF") != std::string::npos);
+  gca::module piled = m;
+  for (gca::tensor& t : piled.functions[0].tensors)
+    if (t.memory == vega::wbuf) t.at = gca::placement{0, 0};
+  CHECK(!gca::verify(original, piled, {.linked = false}).ok());
+
+  // The log lines name it.
+  std::ostringstream log;
+  gca::module logged = original;
+  vega::wbuf_allocator({}, vega::spill).run(logged, gca::stream_observer{&log, &vega::chip});
+  CHECK(log.str().find("  allocating WBUF\n") != std::string::npos);
+  CHECK(log.str().find("number of tensors spilled from WBUF = 2\n") != std::string::npos);
+}
+
+TEST_CASE("a memory a target adds: a linear one, the target's checks, and both geometries against the contract") {
+  static constexpr gca::memory_spec lds[] = {
+      {.name = "lds", .log_name = "LDS", .partitions = 1, .bytes = 1024, .alignment = 16,
+       .spills_to = gca::memory_type::dram}};
+  constexpr gca::memory_type mem{gca::first_user_memory};
+  gca::target lin = gca::trn2;
+  lin.name = "lin";
+  lin.memories = lds;
+  const gca::target user[] = {lin};
+  const gca::parse_options po{.targets = user};
+  CHECK(gca::layout_of(lin, mem) == gca::memory_layout::linear);
+  const gca::module original = gca::parse(R"(module m target=lin
+function f core=0 {
+  tensor %x : dram 400 input
+  tensor %y : dram 400 output
+  tensor %t : lds 400
+  tensor %a : lds 400
+  tensor %b : lds 400
+  tensor %c : lds 400
+  tensor %s : sb 1x400
+  %t = load %x
+  %a = inc %t
+  %b = inc %a
+  %c = inc %b
+  %s = add %a, %c
+  %y = store %s
+}
+)", "<lin>", po);
+  CHECK(gca::parse(gca::print(original), "<again>", po) == original);
+  CHECK_THROWS_WITH_AS(gca::parse("module m target=lin\nfunction f core=0 {\n  tensor %p : lds 2x64\n}\n", "<v>", po),
+                       doctest::Contains("a LDS tensor has a size in bytes, not partitions x bytes"), gca::parse_error);
+  CHECK_THROWS_WITH_AS(gca::parse("module m target=lin\nfunction f core=0 {\n  tensor %p : lds 64 @ 8\n}\n", "<v>", po),
+                       doctest::Contains("byte offset 8 is not aligned to 16"), gca::parse_error);
+
+  // 3 x 400 bytes live at %c's definition, in 1024: a web goes to DRAM, laid out linearly.
+  gca::module m = original;
+  using lds_allocator = gca::coloring_allocator<mem, false, gca::address_space::local, gca::address_space::local,
+                                                gca::opaque_loops, gca::spill_to_next_tier, gca::linear_memory<mem>>;
+  const gca::space_report r = lds_allocator{}.run(m).functions.at(0).second;
+  CHECK(r.ok);
+  CHECK(r.spills.spilled_webs >= 1);
+  for (const gca::tensor& t : m.functions[0].tensors)
+    if (t.origin == gca::origin_kind::spill_slot) CHECK((t.memory == gca::memory_type::dram && t.shape == gca::extent{1, 400}));
+  gca::coloring_allocator_sb{}.run(m);
+  gca::coloring_allocator_dram{}.run(m);
+  require_verified(original, m, false);
+
+  // A memory's geometry must match its layout, and the target must list it.
+  CHECK_THROWS_AS(gca::rect_memory<mem>::for_target(lin), gca::input_error);
+  CHECK_THROWS_AS(gca::linear_memory<mem>::for_target(gca::trn2), gca::input_error);
+
+  // What a target may not say of its memories, at parse time and in validate().
+  auto problem = [&](std::vector<gca::memory_spec> specs) {
+    gca::target t = gca::trn2;
+    t.name = "bad";
+    t.memories = specs;
+    return gca::target_problem(t).value_or("");
+  };
+  const gca::memory_spec ok{.name = "x", .log_name = "X", .partitions = 64, .bytes = 64, .alignment = 1};
+  CHECK(problem({ok}).empty());
+  auto with = [&](auto edit) {
+    gca::memory_spec s = ok;
+    edit(s);
+    return s;
+  };
+  CHECK(problem({with([](gca::memory_spec& s) { s.name = "sb"; })}).find("the name is taken") != std::string::npos);
+  CHECK(problem({ok, ok}).find("the name is taken") != std::string::npos);
+  CHECK(problem({with([](gca::memory_spec& s) { s.name = "Big"; })}).find("lowercase word") != std::string::npos);
+  CHECK(problem({with([](gca::memory_spec& s) { s.bytes = 0; })}).find("at least 1") != std::string::npos);
+  CHECK(problem({with([](gca::memory_spec& s) { s.partitions = 129; })}).find("1..128") != std::string::npos);
+  CHECK(problem({with([](gca::memory_spec& s) { s.spills_to = gca::memory_type::reg; })}).find("registers") !=
+        std::string::npos);
+  CHECK(problem({with([](gca::memory_spec& s) { s.spills_to = gca::memory_type{9}; })}).find("does not have") !=
+        std::string::npos);
+  const gca::memory_type second{gca::first_user_memory + 1};
+  CHECK(problem({with([&](gca::memory_spec& s) { s.spills_to = second; }),
+                 with([&](gca::memory_spec& s) { s.name = "y", s.partitions = 32, s.spills_to = second; })})
+            .find("fewer partitions (32 < 64)") != std::string::npos);
+  CHECK(problem({with([&](gca::memory_spec& s) { s.spills_to = second; }),
+                 with([&](gca::memory_spec& s) { s.name = "y", s.spills_to = mem; })})
+            .find("never ends") != std::string::npos);
+  CHECK(problem({with([&](gca::memory_spec& s) { s.spills_to = mem; })}).empty());  // itself: spills nowhere
+  const gca::memory_spec twice[] = {ok, ok};
+  gca::target bad = gca::trn2;
+  bad.name = "bad";
+  bad.memories = twice;
+  const gca::target bad_user[] = {bad};
+  CHECK_THROWS_WITH_AS(gca::parse("module m target=bad\n", "<v>", {.targets = bad_user}),
+                       doctest::Contains("the name is taken"), gca::parse_error);
+  gca::module api = original;
+  api.tgt = bad;
+  CHECK_THROWS_AS(gca::validate(api), gca::input_error);
+
+  // rect_memory and linear_memory keep GeometryPolicy's contract (they are scratchpad_2d and linear_dram
+  // in another memory; this checks that nothing was lost on the way).
+  std::mt19937_64 rng(11);
+  std::vector<gca::placement> rect_universe, line_universe;
+  for (std::uint32_t part = 0; part < 64; ++part)
+    for (std::uint64_t off = 0; off <= 200; off += 4) rect_universe.push_back({part, off});
+  for (std::uint64_t off = 0; off <= 200; ++off) line_universe.push_back({0, off});
+  const gca::rect_memory<mem> rect(64, 160, 8);
+  check_contract(rect, rect_universe, [&] {
+    return gca::extent{static_cast<std::uint32_t>(1 + rng() % 64), 1 + rng() % 170};
+  }, rng, 150);
+  const gca::linear_memory<mem> line(160, 8);
+  check_contract(line, line_universe, [&] { return gca::extent{1, 1 + rng() % 170}; }, rng, 300);
 }
 
 TEST_CASE("linearization decided per loop: flatten_up_to<N> mixes opaque and flattened loops in one chain") {

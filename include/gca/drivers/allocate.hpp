@@ -269,9 +269,9 @@ void allocate_shared_dram(module& m, pass_report& rep, bool post_link, const Geo
       total = need > unbounded - total ? unbounded : total + need;
     }
     throw allocation_error(rep.pass + ": " +
-                           (total > geom.capacity() ? cant_help_message(memory_type::dram, bad) +
+                           (total > geom.capacity() ? cant_help_message(log_name(memory_type::dram), bad) +
                                                            ": together they need more bytes than DRAM holds"
-                                                     : colorer_gave_up_message(memory_type::dram, bad)));
+                                                     : colorer_gave_up_message(log_name(memory_type::dram), bad)));
   }
   for (std::size_t i = 0; i < n; ++i) entries[unplaced[i]].at = r.placements[i];
   for (function& f : work.functions)

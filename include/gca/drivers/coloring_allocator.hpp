@@ -39,6 +39,7 @@
 #include <gca/geometry/psum_banks.hpp>
 #include <gca/geometry/registers.hpp>
 #include <gca/geometry/scratchpad_2d.hpp>
+#include <gca/geometry/user_memory.hpp>
 #include <gca/ir/module.hpp>
 #include <gca/linearize/policy.hpp>
 #include <gca/spill/concept.hpp>
@@ -84,6 +85,7 @@ constexpr int invariant_violation(memory_type type, bool post_link, address_spac
   if (type == memory_type::psum && post_link) return 510;
   if (type == memory_type::psum && from != address_space::local) return 511;
   if (type == memory_type::reg && (post_link || from != address_space::local)) return 512;
+  if (is_user_memory(type) && (post_link || from != address_space::local)) return 513;
   return 0;
 }
 
@@ -94,6 +96,7 @@ constexpr std::string_view invariant_message(int code) noexcept {
     case 510: return "error 510: PSUM is allocated before linking (post_lnk must be false)";
     case 511: return "error 511: PSUM is core-local (from_space must be Local)";
     case 512: return "error 512 (gca): REG is core-local and not post-link";
+    case 513: return "error 513 (gca): a target's own memory is core-local and not post-link";
   }
   return "";
 }
@@ -121,13 +124,26 @@ inline constexpr registration registrations[] = {
 };
 inline constexpr std::size_t registration_count = std::size(registrations);
 
+namespace detail {
+template <memory_type Type>
+struct default_geometry_of {
+  // A memory a target adds (ir/target.hpp) may be linear or rectangles: only its spec, a run-time
+  // value, says which, so the allocator's type must name its geometry.
+  static_assert(!is_user_memory(Type),
+                "coloring_allocator: a memory a target adds has no default geometry; name one as the Geometry "
+                "parameter (linear_memory<M> or rect_memory<M>, gca/geometry/user_memory.hpp, or your own)");
+  using type =
+      std::conditional_t<Type == memory_type::sb, scratchpad_2d,
+                         std::conditional_t<Type == memory_type::psum, psum_banks,
+                                            std::conditional_t<Type == memory_type::dram, linear_dram, registers>>>;
+};
+}  // namespace detail
+
 /// The geometry a memory is colored in unless an allocator names another (docs/HARDWARE.md section 5):
 /// SBUF rectangles under the start-partition rule, PSUM banks, linear DRAM, interchangeable registers.
+/// The memories a target adds have none (detail::default_geometry_of says why).
 template <memory_type Type>
-using default_geometry =
-    std::conditional_t<Type == memory_type::sb, scratchpad_2d,
-                       std::conditional_t<Type == memory_type::psum, psum_banks,
-                                          std::conditional_t<Type == memory_type::dram, linear_dram, registers>>>;
+using default_geometry = typename detail::default_geometry_of<Type>::type;
 
 /// The index in `registrations` of a tuple, or registration_count when no registration has it.
 constexpr std::size_t registration_index(memory_type type, bool post_link, address_space from) noexcept {
@@ -211,6 +227,8 @@ class coloring_allocator {
                 "coloring_allocator error 511: PSUM is core-local (from_space must be Local)");
   static_assert(invariant_violation(Type, PostLink, From) != 512,
                 "coloring_allocator error 512 (gca): REG is core-local and not post-link");
+  static_assert(invariant_violation(Type, PostLink, From) != 513,
+                "coloring_allocator error 513 (gca): a target's own memory is core-local and not post-link");
   static_assert(Geometry::space == Type, "coloring_allocator: the geometry describes another memory than Type");
 
  public:

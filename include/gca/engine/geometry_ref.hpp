@@ -23,6 +23,7 @@
 
 #include <gca/engine/simplify.hpp>
 #include <gca/geometry/concept.hpp>
+#include <gca/geometry/linear_dram.hpp>
 #include <gca/geometry/rect_layout.hpp>
 #include <gca/graph/interference.hpp>
 #include <gca/ir/types.hpp>
@@ -38,6 +39,10 @@ class geometry_ref {
   explicit geometry_ref(const G& g) noexcept : g_(&g), t_(&table<G>) {}
 
   memory_type space() const noexcept { return t_->space; }
+  /// Places are linear_dram's (DRAM, or a linear memory a target adds: geometry/user_memory.hpp): one
+  /// byte range, aligned starts. The engine's linear paths (the whole-function block, the sweep of the
+  /// interval colorer) are exact for these and only these.
+  bool linear_bytes() const noexcept { return t_->linear_bytes; }
   bool fits(const extent& e) const { return t_->fits(g_, e); }
   bool legal(const extent& e, const placement& p) const { return t_->legal(g_, e, p); }
   std::uint64_t candidates(const extent& e) const { return t_->candidates(g_, e); }
@@ -62,6 +67,7 @@ class geometry_ref {
  private:
   struct vtable {
     memory_type space;
+    bool linear_bytes;
     bool (*fits)(const void*, const extent&);
     bool (*legal)(const void*, const extent&, const placement&);
     std::uint64_t (*candidates)(const void*, const extent&);
@@ -83,6 +89,7 @@ class geometry_ref {
   template <class G>
   static constexpr vtable table{
       G::space,
+      std::derived_from<G, linear_dram>,
       [](const void* p, const extent& e) { return self<G>(p).fits(e); },
       [](const void* p, const extent& e, const placement& q) { return self<G>(p).legal(e, q); },
       [](const void* p, const extent& e) { return self<G>(p).candidates(e); },

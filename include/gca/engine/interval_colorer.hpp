@@ -484,7 +484,7 @@ inline std::vector<node_id> placement_order(const interval_problem& p, const pre
 /// `base`, if given, is the occupancy of exactly the nodes placed on entry (linear DRAM only): it is
 /// copied instead of built.
 inline bool linear_memory(geometry_ref geom) {
-  return geom.linear_alignment().has_value() && geom.space() == memory_type::dram;
+  return geom.linear_alignment().has_value() && geom.linear_bytes();
 }
 
 inline occupancy occupancy_of(const interval_problem& p, const std::vector<std::optional<placement>>& placements) {

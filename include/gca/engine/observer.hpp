@@ -12,6 +12,7 @@
 #include <ostream>
 #include <string_view>
 
+#include <gca/ir/target.hpp>
 #include <gca/ir/types.hpp>
 
 namespace gca {
@@ -26,8 +27,11 @@ struct null_observer {
 };
 
 /// the Neuron allocator's log lines (docs/HARDWARE.md section 3), "SB" replaced by the space's name.
+/// `tgt`, when given, names the memories a target adds (ir/target.hpp); without it they print as "?".
 struct stream_observer {
   std::ostream* os;
+  const target* tgt = nullptr;
+  std::string_view log_name(memory_type m) const { return tgt ? gca::log_name(*tgt, m) : gca::log_name(m); }
   void will_allocate(memory_type m) { *os << "  allocating " << log_name(m) << '\n'; }
   void best_of_n(memory_type, std::string_view h) { *os << "      best-of-n loop, heuristic = " << h << '\n'; }
   void score(memory_type m, std::uint64_t s) { *os << "        " << log_name(m) << " score = " << s << '\n'; }

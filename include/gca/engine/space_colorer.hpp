@@ -114,7 +114,7 @@ space_attempt color_space(const linearized_function& lf, const space_filter& fil
   // interfere with everything and with each other: any coloring puts them side by side. They become ONE
   // node, a block of their aligned sizes laid end to end, instead of a clique with k^2 edges.
   const std::optional<std::uint64_t> linear_alignment = geom.linear_alignment();
-  const bool linear = linear_alignment && geom.space() == memory_type::dram;
+  const bool linear = linear_alignment && geom.linear_bytes();
   std::uint64_t block_bytes = 0;
   for (web_id w = 0; w < a.live.webs.size(); ++w) {
     const tensor& t = f.tensors[a.live.webs[w].tensor];

@@ -131,6 +131,13 @@ class text_parser {
     return std::string("byte 0x") + hex[u >> 4] + hex[u & 15];
   }
 
+  /// The memory keywords `tg` knows, for "unknown memory" messages.
+  static std::string known_memories(const target& tg) {
+    std::string known = "sb, psum, dram, dram.shared, dram.debug, reg";
+    for (const memory_spec& s : tg.memories) known += ", " + std::string(s.name);
+    return known;
+  }
+
   static std::string quote(const token& t) {
     std::string s = t.k == kind::name ? "%" : "";
     s += t.text.size() > 40 ? std::string(t.text.substr(0, 40)) + "..." : std::string(t.text);
@@ -205,6 +212,7 @@ class text_parser {
       for (const target& user : opt_.targets) known += ", " + std::string(user.name);
       fail(t, "unknown target " + quote(t) + " (known: " + known + ")");
     }
+    if (auto problem = target_problem(*tg)) fail(t, *problem);
     m.tgt = *tg;
     expect_end(5);
   }
@@ -303,22 +311,20 @@ class text_parser {
     tensor x;
     x.name = std::string(nt.text);
     x.loc = loc(nt);
-    if (sp.is_word("sb")) x.memory = memory_type::sb;
-    else if (sp.is_word("psum")) x.memory = memory_type::psum;
-    else if (sp.is_word("dram")) x.memory = memory_type::dram;
-    else if (sp.is_word("dram.shared")) x.memory = memory_type::dram, x.space = address_space::shared;
+    if (sp.is_word("dram.shared")) x.memory = memory_type::dram, x.space = address_space::shared;
     else if (sp.is_word("dram.debug")) x.memory = memory_type::dram, x.space = address_space::debug;
-    else if (sp.is_word("reg")) x.memory = memory_type::reg;
-    else fail(sp, "unknown memory " + quote(sp) + " (known: sb, psum, dram, dram.shared, dram.debug, reg)");
+    else if (const std::optional<memory_type> m = sp.k == kind::word ? find_memory(tg, sp.text) : std::nullopt) x.memory = *m;
+    else fail(sp, "unknown memory " + quote(sp) + " (known: " + known_memories(tg) + ")");
     std::size_t i = 4;
-    if (x.memory == memory_type::reg) {
+    const memory_layout layout = layout_of(tg, x.memory);
+    if (layout == memory_layout::registers) {
       x.shape = {1, 4};
     } else {
-      const token& sh = at(i++, x.memory == memory_type::dram ? "a size in bytes" : "a shape PxB");
+      const token& sh = at(i++, layout == memory_layout::linear ? "a size in bytes" : "a shape PxB");
       if (sh.k != kind::word) fail(sh, "expected a shape but found " + quote(sh));
-      if (x.memory == memory_type::dram) {
+      if (layout == memory_layout::linear) {
         if (sh.text.find('x') != std::string_view::npos)
-          fail(sh, "a DRAM tensor has a size in bytes, not partitions x bytes");
+          fail(sh, "a " + std::string(log_name(tg, x.memory)) + " tensor has a size in bytes, not partitions x bytes");
         x.shape = {1, number(sh, sh.text, "a size in bytes")};
       } else {
         const std::size_t xpos = sh.text.find('x');
@@ -333,14 +339,14 @@ class text_parser {
       ++i;
     }
     if (i < tokens_.size() && tokens_[i].is_punct("@")) {
-      x.at = parse_placement(x.memory, i + 1, i);
+      x.at = parse_placement(layout, x.memory == memory_type::dram ? "a DRAM address" : "a byte offset", i + 1, i);
       x.pinned = true;
     }
     if (i < tokens_.size()) i = parse_origin(x, i);
     expect_end(i);
     if (auto problem = shape_problem(tg, x)) fail(tokens_[4 < tokens_.size() ? 4 : 3], *problem);
     if (auto problem = placement_problem(tg, x)) fail(tokens_[placement_token_], *problem);
-    if (!opt_.rules.allows(x)) fail(tokens_[placement_token_], place_rule_problem(x));
+    if (!opt_.rules.allows(x)) fail(tokens_[placement_token_], place_rule_problem(tg, x));
     if (x.memory != memory_type::dram && x.space != address_space::local)
       fail(sp, "only DRAM tensors can be shared or debug");
     const tensor_id id = use_name(f, nt);
@@ -369,14 +375,13 @@ class text_parser {
     return i + 2;
   }
 
-  placement parse_placement(memory_type m, std::size_t i, std::size_t& next) {
+  placement parse_placement(memory_layout layout, const char* address, std::size_t i, std::size_t& next) {
     placement p;
     const token& a = at(i, "a placement");
     placement_token_ = i;
     if (a.k != kind::word) fail(a, "expected a placement but found " + quote(a));
-    switch (m) {
-      case memory_type::sb:
-      case memory_type::psum:
+    switch (layout) {
+      case memory_layout::rectangles:
         p.partition = static_cast<std::uint32_t>(number(a, a.text, "a start partition", 1u << 31));
         expect_punct(i + 1, ":");
         {
@@ -385,11 +390,11 @@ class text_parser {
         }
         next = i + 3;
         break;
-      case memory_type::dram:
-        p.offset = number(a, a.text, "a DRAM address");
+      case memory_layout::linear:
+        p.offset = number(a, a.text, address);
         next = i + 1;
         break;
-      case memory_type::reg:
+      case memory_layout::registers:
         if (a.text.size() < 2 || a.text[0] != 'r') fail(a, "expected a register like r5 but found " + quote(a));
         p.offset = number(a, a.text.substr(1), "a register number", 1u << 31);
         next = i + 1;

@@ -15,38 +15,37 @@
 
 namespace gca {
 
-inline void print_shape(std::ostream& os, const tensor& x) {
-  switch (x.memory) {
-    case memory_type::sb:
-    case memory_type::psum: os << ' ' << x.shape.partitions << 'x' << x.shape.bytes; break;
-    case memory_type::dram: os << ' ' << x.shape.bytes; break;
-    case memory_type::reg: break;
+inline void print_shape(std::ostream& os, const target& t, const tensor& x) {
+  switch (layout_of(t, x.memory)) {
+    case memory_layout::rectangles: os << ' ' << x.shape.partitions << 'x' << x.shape.bytes; break;
+    case memory_layout::linear: os << ' ' << x.shape.bytes; break;
+    case memory_layout::registers: break;
   }
 }
 
-inline void print_placement(std::ostream& os, memory_type m, const placement& p) {
-  switch (m) {
-    case memory_type::sb:
-    case memory_type::psum: os << p.partition << ':' << p.offset; break;
-    case memory_type::dram: os << p.offset; break;
-    case memory_type::reg: os << 'r' << p.offset; break;
+inline void print_placement(std::ostream& os, memory_layout layout, const placement& p) {
+  switch (layout) {
+    case memory_layout::rectangles: os << p.partition << ':' << p.offset; break;
+    case memory_layout::linear: os << p.offset; break;
+    case memory_layout::registers: os << 'r' << p.offset; break;
   }
 }
 
-inline void print_memory(std::ostream& os, const tensor& x) {
-  os << to_string(x.memory);
+inline void print_memory(std::ostream& os, const target& t, const tensor& x) {
+  os << memory_name(t, x.memory);
   if (x.memory == memory_type::dram && x.space != address_space::local) os << '.' << to_string(x.space);
 }
 
-inline void print_tensor(std::ostream& os, const function& f, const tensor& x) {
+/// One tensor's declaration; `t` names and shapes the memories a target adds.
+inline void print_tensor(std::ostream& os, const target& t, const function& f, const tensor& x) {
   os << "tensor %" << x.name << " : ";
-  print_memory(os, x);
-  print_shape(os, x);
+  print_memory(os, t, x);
+  print_shape(os, t, x);
   if (x.kind == tensor_kind::input) os << " input";
   if (x.kind == tensor_kind::output) os << " output";
   if (x.at) {
     os << " @ ";
-    print_placement(os, x.memory, *x.at);
+    print_placement(os, layout_of(t, x.memory), *x.at);
   }
   if (x.origin != origin_kind::user && x.origin_of < f.tensors.size())
     os << ' ' << origin_keyword(x.origin) << " %" << f.tensors[x.origin_of].name;
@@ -61,11 +60,12 @@ inline void print_instruction(std::ostream& os, const function& f, const instruc
   for (std::size_t k = 0; k < ins.size(); ++k) os << (k ? ", %" : " %") << f.tensors[ins[k]].name;
 }
 
-inline void print(std::ostream& os, const function& f) {
+/// One function of a module on target `t`.
+inline void print(std::ostream& os, const target& t, const function& f) {
   os << "function " << f.name << " core=" << f.core << " {\n";
   for (const tensor& x : f.tensors) {
     os << "  ";
-    print_tensor(os, f, x);
+    print_tensor(os, t, f, x);
     os << '\n';
   }
   std::vector<inst_id> open;  // loop ends, innermost last
@@ -104,7 +104,7 @@ inline void print(std::ostream& os, const module& m) {
   os << "module " << m.name << " target=" << m.tgt.name << '\n';
   for (const function& f : m.functions) {
     os << '\n';
-    print(os, f);
+    print(os, m.tgt, f);
   }
 }
 

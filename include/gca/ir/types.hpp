@@ -11,7 +11,9 @@
 
 namespace gca {
 
-/// The memory a tensor lives in. Values are the Neuron allocator's `Type` immediates.
+/// The memory a tensor lives in. Values are the Neuron allocator's `Type` immediates; 4 and up are the
+/// memories a target adds (target::memories, ir/target.hpp), which to_string and log_name below do not
+/// know (they answer "?"): the overloads that take the target do.
 enum class memory_type : std::uint8_t { sb = 0, psum = 1, dram = 2, reg = 3 };
 
 /// Which DRAM address space (meaningful for dram only). Values are the Neuron allocator's `MemoryAddressSpace`.

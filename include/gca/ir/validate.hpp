@@ -7,12 +7,13 @@
 // message with file:line:col, so text and API input get the same wording.
 #pragma once
 
-#include <array>
+#include <algorithm>
 #include <concepts>
 #include <cstdint>
 #include <functional>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <gca/error.hpp>
 #include <gca/ir/module.hpp>
@@ -37,7 +38,8 @@ constexpr std::uint64_t capacity_of(const target& t, memory_type m) noexcept {
     case memory_type::dram: return t.dram_bytes;
     case memory_type::reg: return t.registers;
   }
-  return 0;
+  const memory_spec* s = user_memory(t, m);
+  return s != nullptr ? s->bytes : 0;
 }
 constexpr std::uint64_t alignment_of(const target& t, memory_type m) noexcept {
   switch (m) {
@@ -46,7 +48,49 @@ constexpr std::uint64_t alignment_of(const target& t, memory_type m) noexcept {
     case memory_type::dram: return t.dram_alignment;
     case memory_type::reg: return 1;
   }
-  return 1;
+  const memory_spec* s = user_memory(t, m);
+  return s != nullptr && s->alignment != 0 ? s->alignment : 1;
+}
+
+/// What is wrong with the memories a target adds, or nothing: each needs a fresh lowercase name, a log
+/// name, bytes, an alignment, at most as many partitions as a start-partition rule knows (128), and a
+/// spill target that is a memory of the target; and the cascade must end (no cycle through spills_to
+/// other than a memory naming itself, which means "spills nowhere"). The parser checks a user's
+/// target when a module names it; validate() checks the module's.
+inline std::optional<std::string> target_problem(const target& t) {
+  if (t.memories.size() > 255u - first_user_memory) return "a target lists more than 251 memories";
+  for (std::size_t k = 0; k < t.memories.size(); ++k) {
+    const memory_spec& s = t.memories[k];
+    const std::string where = "target " + std::string(t.name) + ", memory " + std::to_string(k) + " '" +
+                              std::string(s.name) + "': ";
+    const bool word = !s.name.empty() && std::all_of(s.name.begin(), s.name.end(), [](char c) {
+      return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
+    }) && !(s.name[0] >= '0' && s.name[0] <= '9');
+    if (!word) return where + "a memory's name is a lowercase word (a-z, 0-9, _)";
+    const std::optional<memory_type> first = find_memory(t, s.name);
+    if (first != static_cast<memory_type>(first_user_memory + k))
+      return where + "the name is taken by another memory";
+    if (s.log_name.empty()) return where + "a memory needs a log name";
+    if (s.bytes == 0 || s.alignment == 0) return where + "bytes and alignment must be at least 1";
+    if (s.partitions == 0 || s.partitions > 128) return where + "partitions must be 1..128";
+    if (!has_memory(t, s.spills_to)) return where + "spills_to names a memory the target does not have";
+    // A slot has the victim's shape in a rectangle memory (and its bytes laid end to end in a linear
+    // one), so a rectangle memory may spill only into one with as many partitions, or a linear one.
+    const memory_layout to = layout_of(t, s.spills_to);
+    if (to == memory_layout::registers) return where + "a memory cannot spill into registers";
+    if (s.spills_to != static_cast<memory_type>(first_user_memory + k) && s.partitions > 1 &&
+        to == memory_layout::rectangles && partitions_of(t, s.spills_to) < s.partitions)
+      return where + "it spills into a memory of fewer partitions (" +
+             std::to_string(partitions_of(t, s.spills_to)) + " < " + std::to_string(s.partitions) + ")";
+    memory_type m = static_cast<memory_type>(first_user_memory + k);
+    for (std::size_t steps = 0;; ++steps) {  // follow the cascade: it must reach a memory that spills nowhere
+      const memory_spec* u = user_memory(t, m);
+      if (u == nullptr || u->spills_to == m) break;  // the four spill as their policy says; itself: nowhere
+      if (steps > t.memories.size()) return where + "its spill cascade never ends (spills_to forms a cycle)";
+      m = u->spills_to;
+    }
+  }
+  return std::nullopt;
 }
 
 /// Shape rules only (no placement).
@@ -84,7 +128,50 @@ inline std::optional<std::string> shape_problem(const target& t, const tensor& x
       if (e.partitions != 1 || e.bytes != 4) return "a register tensor is one 32-bit register";
       return std::nullopt;
   }
-  return "unknown memory type";
+  const memory_spec* s = user_memory(t, x.memory);
+  if (s == nullptr) return "unknown memory type";
+  const std::string name(s->log_name);
+  if (s->partitions == 1) {
+    if (e.partitions != 1) return "a " + name + " tensor has a size in bytes, not partitions";
+    if (e.bytes == 0) return "a " + name + " tensor needs at least 1 byte";
+  } else {
+    if (e.partitions == 0) return "a tensor needs at least 1 partition";
+    if (e.partitions > s->partitions)
+      return std::to_string(e.partitions) + " partitions is more than the " + std::to_string(s->partitions) + " of " +
+             name;
+    if (e.bytes == 0) return "a tensor needs at least 1 byte per partition";
+  }
+  if (e.bytes > s->bytes)
+    return std::to_string(e.bytes) + " bytes" + (s->partitions == 1 ? "" : " per partition") + " is more than the " +
+           std::to_string(s->bytes) + " of " + name + " on " + std::string(t.name);
+  return std::nullopt;
+}
+
+/// Placement rules of a memory a target adds: in its partitions under the start-partition rule (a
+/// rectangle memory) or at partition 0 (a linear one), aligned, inside its bytes.
+inline std::optional<std::string> user_placement_problem(const target& t, const tensor& x) {
+  const memory_spec* s = user_memory(t, x.memory);
+  if (s == nullptr || !x.at) return std::nullopt;  // shape_problem reports an unknown memory
+  const placement& p = *x.at;
+  const extent& e = x.shape;
+  const std::string name(s->log_name);
+  if (s->partitions == 1 && p.partition != 0) return "a " + name + " placement has no partition";
+  if (s->partitions > 1) {
+    if (p.partition >= s->partitions || e.partitions > s->partitions - p.partition)
+      return "placement partitions " + std::to_string(p.partition) + ".." +
+             std::to_string(std::uint64_t{p.partition} + e.partitions - 1) + " are out of bounds (" + name + " has " +
+             std::to_string(s->partitions) + ")";
+    if (!valid_start_partition(p.partition, e.partitions))
+      return "a tensor of " + std::to_string(e.partitions) + " partitions can't start at partition " +
+             std::to_string(p.partition) + " (it must start at a multiple of " +
+             std::to_string(partition_step(e.partitions)) + ")";
+  }
+  if (p.offset % alignment_of(t, x.memory) != 0)
+    return "byte offset " + std::to_string(p.offset) + " is not aligned to " + std::to_string(alignment_of(t, x.memory));
+  if (p.offset >= s->bytes || e.bytes > s->bytes - p.offset)
+    return "bytes " + std::to_string(p.offset) + ".." + std::to_string(p.offset + e.bytes - 1) +
+           " are out of bounds (" + std::to_string(s->bytes) + " bytes in " + name + ")";
+  return std::nullopt;
 }
 
 /// Placement rules for a placed (pinned or allocated) tensor.
@@ -131,7 +218,7 @@ inline std::optional<std::string> placement_problem(const target& t, const tenso
                std::to_string(t.registers) + ")";
       return std::nullopt;
   }
-  return std::nullopt;
+  return user_placement_problem(t, x);
 }
 
 /// What a memory's geometry allows beyond the target's rules: the legal places of a user's geometry
@@ -139,7 +226,7 @@ inline std::optional<std::string> placement_problem(const target& t, const tenso
 /// say. Empty per memory: the target's rules alone. The parser (pins), validate() and the verifiers
 /// (verify_options::rules) ask it, so they judge a place as the geometry the allocator colored in does.
 struct place_rules {
-  std::array<std::function<bool(const extent&, const placement&)>, 4> legal{};  // by memory_type
+  std::vector<std::function<bool(const extent&, const placement&)>> legal;  // by memory_type (may be short)
 
   /// Judge places in G::space by g.legal(e, p) too (any GeometryPolicy; geometry/concept.hpp).
   template <class G>
@@ -148,21 +235,23 @@ struct place_rules {
       { G::space } -> std::convertible_to<memory_type>;
     }
   place_rules& use(G g) {
-    legal[static_cast<std::size_t>(G::space)] = [g = std::move(g)](const extent& e, const placement& p) {
+    const std::size_t k = static_cast<std::size_t>(G::space);
+    if (legal.size() <= k) legal.resize(k + 1);
+    legal[k] = [g = std::move(g)](const extent& e, const placement& p) {
       return g.legal(e, p);
     };
     return *this;
   }
 
   bool allows(const tensor& x) const {
-    const auto& rule = legal[static_cast<std::size_t>(x.memory)];
-    return !x.at || !rule || rule(x.shape, *x.at);
+    const std::size_t k = static_cast<std::size_t>(x.memory);
+    return !x.at || k >= legal.size() || !legal[k] || legal[k](x.shape, *x.at);
   }
 };
 
 /// The message for a place the rules refuse (the target's rules allow it).
-inline std::string place_rule_problem(const tensor& x) {
-  return std::string(log_name(x.memory)) + " place " + std::to_string(x.at->partition) + ":" +
+inline std::string place_rule_problem(const target& t, const tensor& x) {
+  return std::string(log_name(t, x.memory)) + " place " + std::to_string(x.at->partition) + ":" +
          std::to_string(x.at->offset) + " of a " + std::to_string(x.shape.partitions) + "x" +
          std::to_string(x.shape.bytes) + " tensor is not one the memory's geometry allows";
 }
@@ -178,13 +267,14 @@ inline std::optional<std::string> tensor_problem(const target& t, const tensor& 
 /// loop structure, origins, shared-DRAM consistency. Throws input_error naming the function and tensor
 /// (or instruction) at fault.
 inline void validate(const module& m, const place_rules& rules = {}) {
+  if (auto p = target_problem(m.tgt)) throw input_error(*p);
   for (const function& f : m.functions) {
     const std::string where = "function '" + f.name + "'";
     if (f.open_loops() != 0) throw input_error(where + ": a loop was begun and never ended");
     for (tensor_id t = 0; t < f.tensors.size(); ++t) {
       const tensor& x = f.tensors[t];
       if (auto p = tensor_problem(m.tgt, x)) throw input_error(where + ", tensor %" + x.name + ": " + *p);
-      if (!rules.allows(x)) throw input_error(where + ", tensor %" + x.name + ": " + place_rule_problem(x));
+      if (!rules.allows(x)) throw input_error(where + ", tensor %" + x.name + ": " + place_rule_problem(m.tgt, x));
       // An origin comes before what stands for it: the chains user_tensor() walks end.
       if ((x.origin == origin_kind::user) != (x.origin_of == no_tensor) ||
           (x.origin_of != no_tensor && x.origin_of >= t))

@@ -69,7 +69,7 @@ template <class Allocator>
 backend_pass allocator_pass(std::string name, Allocator a, std::ostream* log = nullptr) {
   return {std::move(name), [a = std::move(a), log](module& m) {
             if (log) {
-              stream_observer obs{log};
+              stream_observer obs{log, &m.tgt};
               return a.run(m, obs);
             }
             return a.run(m);
@@ -116,11 +116,12 @@ inline backend_pass make_coloring_allocator(memory_type type, bool post_link, ad
 // ---- gca's non-allocator passes ------------------------------------------------------------------
 
 /// Per function and memory: the high-water mark (highest end of a placed tensor: bytes per partition for
-/// SB/PSUM, bytes for DRAM, registers for REG) and the footprint (bytes per partition x partitions, summed
+/// SB/PSUM, bytes for DRAM, registers for REG; a memory the target adds after the four, in its unit) and the footprint (bytes per partition x partitions, summed
 /// over distinct placed tensors, i.e. what would be needed with no reuse).
 struct memory_usage {
   std::string function;
   memory_type memory = memory_type::sb;
+  std::string_view name;  // the memory's log name (log_name(target, memory))
   std::uint64_t high_water = 0;
   std::uint64_t footprint = 0;
   std::size_t tensors = 0;   // placed tensors
@@ -129,11 +130,15 @@ struct memory_usage {
 
 inline std::vector<memory_usage> analyze_memory(const module& m) {
   std::vector<memory_usage> out;
+  std::vector<memory_type> memories{memory_type::psum, memory_type::sb, memory_type::dram, memory_type::reg};
+  for (std::size_t k = 0; k < m.tgt.memories.size(); ++k)
+    memories.push_back(static_cast<memory_type>(first_user_memory + k));
   for (const function& f : m.functions)
-    for (memory_type mt : {memory_type::psum, memory_type::sb, memory_type::dram, memory_type::reg}) {
+    for (memory_type mt : memories) {
       memory_usage u;
       u.function = f.name;
       u.memory = mt;
+      u.name = log_name(m.tgt, mt);
       for (const tensor& t : f.tensors) {
         if (t.memory != mt) continue;
         if (!t.at) {
@@ -153,7 +158,7 @@ inline std::vector<memory_usage> analyze_memory(const module& m) {
 inline std::string format_memory(const std::vector<memory_usage>& v, std::string_view title) {
   std::ostringstream os;
   for (const memory_usage& u : v)
-    os << title << ": function '" << u.function << "' " << log_name(u.memory) << " high-water " << u.high_water
+    os << title << ": function '" << u.function << "' " << u.name << " high-water " << u.high_water
        << " footprint " << u.footprint << " placed " << u.tensors << " unplaced " << u.unplaced << '\n';
   return os.str();
 }

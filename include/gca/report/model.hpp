@@ -59,8 +59,8 @@ inline std::vector<tensor_role> tensor_roles(const function& f) {
   return role;
 }
 
-/// One past the highest unit a placed tensor uses: bytes per partition (SB, PSUM), bytes (DRAM),
-/// registers (REG); 0 when unplaced.
+/// One past the highest unit a placed tensor uses: bytes per partition (SB, PSUM, a rectangle memory a
+/// target adds), bytes (DRAM, a linear memory a target adds), registers (REG); 0 when unplaced.
 inline std::uint64_t placed_end(const tensor& t) noexcept {
   if (!t.at) return 0;
   switch (t.memory) {
@@ -69,16 +69,15 @@ inline std::uint64_t placed_end(const tensor& t) noexcept {
     case memory_type::sb:
     case memory_type::psum: return t.at->offset + t.shape.bytes;
   }
-  return 0;
+  return t.at->offset + t.shape.bytes;  // a memory a target adds: linear (1 partition) or per partition
 }
 
 /// The unit of placed_end and of the capacity of memory m.
-constexpr std::string_view peak_unit(memory_type m) noexcept {
-  switch (m) {
-    case memory_type::sb:
-    case memory_type::psum: return "bytes per partition";
-    case memory_type::dram: return "bytes";
-    case memory_type::reg: return "registers";
+constexpr std::string_view peak_unit(const target& t, memory_type m) noexcept {
+  switch (layout_of(t, m)) {
+    case memory_layout::rectangles: return "bytes per partition";
+    case memory_layout::linear: return "bytes";
+    case memory_layout::registers: return "registers";
   }
   return "";
 }
@@ -90,17 +89,19 @@ struct memory_peak {
   std::vector<tensor_id> tensors;               // in id order
   std::size_t unplaced = 0;
   std::uint64_t peak = 0;                       // the highest placed_end
-  std::uint64_t capacity = 0;                   // capacity_of(target, memory), in peak_unit(memory)
+  std::uint64_t capacity = 0;                   // capacity_of(target, memory), in peak_unit(target, memory)
 };
 
 /// The memories of f that hold tensors, in the order `order` lists them (DRAM split by address space:
-/// local, shared, debug).
+/// local, shared, debug), then the memories the target adds, in its order.
 inline std::vector<memory_peak> memory_peaks(const function& f, const target& tgt,
                                              std::initializer_list<memory_type> order = {
                                                  memory_type::sb, memory_type::psum, memory_type::dram,
                                                  memory_type::reg}) {
+  std::vector<memory_type> all(order);
+  for (std::size_t k = 0; k < tgt.memories.size(); ++k) all.push_back(static_cast<memory_type>(first_user_memory + k));
   std::vector<memory_peak> out;
-  for (memory_type mem : order)
+  for (memory_type mem : all)
     for (address_space sp : {address_space::local, address_space::shared, address_space::debug}) {
       if (mem != memory_type::dram && sp != address_space::local) continue;
       memory_peak p{mem, sp, {}, 0, 0, capacity_of(tgt, mem)};

@@ -195,15 +195,17 @@ struct spill_edit {
 
   double weight_of_loop(inst_id l) const { return l == no_inst ? 1.0 : round.weight[l]; }
 
-  /// The slot in memory `next` (DRAM holds the partitions x bytes linearly), and the spill's counts.
+  /// The slot in memory `next` (a linear memory, DRAM among them, holds the partitions x bytes
+  /// linearly; a rectangle memory the same shape), and the spill's counts.
   void make_slot(memory_type next) {
     if (!from_source()) {
       tensor s;
       s.name = round.names.take(original.name + ".slot");
       s.memory = next;
       s.space = address_space::local;
-      s.shape = next == memory_type::dram ? extent{1, std::uint64_t{original.shape.partitions} * original.shape.bytes}
-                                          : original.shape;
+      s.shape = layout_of(tgt, next) == memory_layout::linear
+                    ? extent{1, std::uint64_t{original.shape.partitions} * original.shape.bytes}
+                    : original.shape;
       slot = add_tensor(lf.work(), std::move(s), st, origin_kind::spill_slot, victim().tensor);
     }
     ++st.spilled_webs;

@@ -61,8 +61,8 @@ inline std::string named_tensors(const std::vector<std::string>& names) {
 }
 
 /// The message when spilling can't help (docs/HARDWARE.md section 3), with the tensors named.
-inline std::string cant_help_message(memory_type m, const std::vector<std::string>& names) {
-  return "couldn't allocate every tensor in " + std::string(log_name(m)) + " and spilling can't help" +
+inline std::string cant_help_message(std::string_view m, const std::vector<std::string>& names) {
+  return "couldn't allocate every tensor in " + std::string(m) + " and spilling can't help" +
          named_tensors(names);
 }
 
@@ -75,9 +75,9 @@ inline std::vector<tensor_id> unplaced_tensors(const space_attempt& a) {
 
 /// The message when allocation fails and no proof that spilling can't help exists (docs/HARDWARE.md's "can't
 /// help" is a promise: it is printed only with a proof).
-inline std::string gave_up_message(memory_type m, const std::vector<std::string>& names, std::uint64_t nodes,
+inline std::string gave_up_message(std::string_view m, const std::vector<std::string>& names, std::uint64_t nodes,
                                    bool out_of_time = false) {
-  return "couldn't allocate every tensor in " + std::string(log_name(m)) + named_tensors(names) +
+  return "couldn't allocate every tensor in " + std::string(m) + named_tensors(names) +
          ": nothing more can be spilled, and the placement search gave up after " + std::to_string(nodes) +
          " search nodes" + (out_of_time ? " (its time budget spent)" : "") +
          " without finding a placement or proving that none exists";
@@ -86,8 +86,8 @@ inline std::string gave_up_message(memory_type m, const std::vector<std::string>
 /// The message when the colorer left tensors unplaced in a memory no exact search covers (DRAM and REG,
 /// which have nowhere to spill; a user's geometry without a rectangle view), nothing more can be spilled,
 /// and no instruction needs more than the memory holds: a placement may exist, so nothing is claimed.
-inline std::string colorer_gave_up_message(memory_type m, const std::vector<std::string>& names) {
-  return "couldn't allocate every tensor in " + std::string(log_name(m)) + named_tensors(names) +
+inline std::string colorer_gave_up_message(std::string_view m, const std::vector<std::string>& names) {
+  return "couldn't allocate every tensor in " + std::string(m) + named_tensors(names) +
          ": the colorer found no place for them and nothing more can be spilled; no instruction needs more "
          "than the memory holds, so this is not a proof that no placement exists";
 }
@@ -120,13 +120,13 @@ enum class refusal {
 
 /// The error of such a stop, naming the user's tensors. (The policy's own over-full point is an area
 /// proof; with the search on, the search's proof 1 would have found it, so search_gave_up comes first.)
-inline std::string nothing_left_message(refusal why, memory_type m, const std::vector<std::string>& names,
+inline std::string nothing_left_message(refusal why, std::string_view m, const std::vector<std::string>& names,
                                         std::uint64_t search_nodes, bool search_out_of_time) {
   switch (why) {
     case refusal::search_gave_up:
       return gave_up_message(m, names, search_nodes, search_out_of_time);
     case refusal::search_off:
-      return "couldn't allocate every tensor in " + std::string(log_name(m)) + " (%" +
+      return "couldn't allocate every tensor in " + std::string(m) + " (%" +
              (names.empty() ? std::string("?") : names.front()) + (names.size() > 1 ? ", ..." : "") +
              "): nothing more can be spilled, and the placement search is off (no proof that spilling can't help)";
     case refusal::over_full:
@@ -175,7 +175,7 @@ class space_fixpoint {
     for (const tensor& t : lf_.work().tensors)
       if (filter_.colors(t) && !geom_.fits(t.shape)) rep_.unplaceable.push_back(t.name);
     if (rep_.unplaceable.empty()) return false;
-    rep_.error = cant_help_message(filter_.memory, rep_.unplaceable);
+    rep_.error = cant_help_message(log_name(tgt_, filter_.memory), rep_.unplaceable);
     return true;
   }
 
@@ -228,7 +228,7 @@ class space_fixpoint {
                                            : lf_.work().tensors[a.node_tensor[x]].name;
     };
     rep_.unplaceable = {who(u), who(v)};
-    rep_.error = cant_help_message(filter_.memory, rep_.unplaceable) + ": pinned tensors overlap while both live";
+    rep_.error = cant_help_message(log_name(tgt_, filter_.memory), rep_.unplaceable) + ": pinned tensors overlap while both live";
     return true;
   }
 
@@ -275,7 +275,7 @@ class space_fixpoint {
     rep_.search_nodes += proof_->search_nodes;
     if (!proof_->proven) return false;
     rep_.unplaceable = names_of(proof_->proof_tensors.empty() ? unplaced_tensors(a) : proof_->proof_tensors);
-    rep_.error = cant_help_message(filter_.memory, rep_.unplaceable) + ": " + proof_->proof +
+    rep_.error = cant_help_message(log_name(tgt_, filter_.memory), rep_.unplaceable) + ": " + proof_->proof +
                  " (proved by the placement search)";
     return true;
   }
@@ -294,7 +294,7 @@ class space_fixpoint {
                         : over_full  ? refusal::over_full
                         : geom_.rect() ? refusal::search_off
                                      : refusal::colorer_gave_up;
-    rep_.error = nothing_left_message(why, filter_.memory, rep_.unplaceable, rep_.search_nodes,
+    rep_.error = nothing_left_message(why, log_name(tgt_, filter_.memory), rep_.unplaceable, rep_.search_nodes,
                                       std::chrono::steady_clock::now() >= search_until_);
   }
 

@@ -27,7 +27,7 @@ inline bool spill_to_next_tier::spillable(const function& f, const liveness& liv
 inline std::size_t spill_to_next_tier::spill(linearized_function& lf, const space_attempt& a,
                                             const space_filter& filter, const target& tgt,
                                             spill_state& st) const {
-  const std::optional<memory_type> next = cascade.next(filter.memory);
+  const std::optional<memory_type> next = cascade.next(filter.memory, tgt);
   if (!next) return 0;
   st.no_spill.resize(lf.work().tensors.size(), 0);
   std::vector<std::uint8_t> over;  // points over-full at the start of this round (empty: none)

@@ -37,21 +37,25 @@ namespace gca {
 /// Trainium's (docs/HARDWARE.md section 6: PSUM -> SB -> DRAM; DRAM and REG spill nowhere); another
 /// accelerator names its own (examples/custom_accelerator.cpp: its accumulator spills straight to DRAM).
 /// A slot in DRAM holds the partitions x bytes of the spilled tensor linearly; in SB or PSUM, the same
-/// shape.
+/// shape. The memories a target adds spill where their spec says (memory_spec::spills_to, ir/target.hpp),
+/// into a linear memory linearly and into a rectangle memory with the same shape.
 struct spill_cascade {
   std::optional<memory_type> sb = memory_type::dram;
   std::optional<memory_type> psum = memory_type::sb;
   std::optional<memory_type> dram = std::nullopt;
   std::optional<memory_type> reg = std::nullopt;
 
-  constexpr std::optional<memory_type> next(memory_type m) const noexcept {
+  /// Where `m`'s victims go on target `t`, or nothing.
+  constexpr std::optional<memory_type> next(memory_type m, const target& t) const noexcept {
     switch (m) {
       case memory_type::sb: return sb;
       case memory_type::psum: return psum;
       case memory_type::dram: return dram;
       case memory_type::reg: return reg;
     }
-    return std::nullopt;
+    const memory_spec* s = user_memory(t, m);
+    if (s == nullptr || s->spills_to == m) return std::nullopt;
+    return s->spills_to;
   }
 };
 

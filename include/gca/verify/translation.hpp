@@ -122,6 +122,11 @@ inline region region_of(const target& t, const tensor& x) {
     }
     case memory_type::reg: return {0, 1, p.offset, p.offset + 1, p.partition == 0 && p.offset < t.registers};
   }
+  if (const memory_spec* s = user_memory(t, x.memory)) {  // a memory the target adds
+    const bool in = std::uint64_t{p.partition} + e.partitions <= s->partitions && p.offset <= s->bytes &&
+                    e.bytes <= s->bytes - p.offset;
+    return {p.partition, p.partition + e.partitions, p.offset, p.offset + e.bytes, in};
+  }
   return g;
 }
 
@@ -206,7 +211,7 @@ class lockstep {
   std::vector<region> reg_;
   std::vector<std::pair<std::uint32_t, std::uint32_t>> band_range_;
   std::vector<char> alone_;
-  shadow mem_[4];
+  std::vector<shadow> mem_;  // per memory
   std::vector<value_info> values_{value_info{}};  // value 0: never written
   std::map<std::uint64_t, garbage_info> garbage_;  // the garbage values' stories
   std::set<std::pair<inst_id, tensor_id>> reported_;

@@ -264,11 +264,13 @@ struct shadow {
 /// Lays out the shadows of function f for the tensor regions `reg` (only simulated ones take part): per
 /// tensor the bands it covers, and whether it is `alone` (no other region
 /// overlaps it, so it needs no shadow).
-inline void layout_shadows(const function& f, const std::vector<region>& reg, shadow (&mem)[4],
+inline void layout_shadows(const function& f, const std::vector<region>& reg, std::vector<shadow>& mem,
                            std::vector<std::pair<std::uint32_t, std::uint32_t>>& band_range,
                            std::vector<char>& alone) {
   const std::size_t n = f.tensors.size();
-  for (shadow& s : mem) s = {};
+  std::size_t memories = 4;  // the four, and every memory a target adds that a tensor lives in
+  for (const tensor& x : f.tensors) memories = std::max(memories, memory_index(x) + 1);
+  mem.assign(memories, shadow{});
   band_range.assign(n, {0, 0});
   for (tensor_id t = 0; t < n; ++t)
     if (reg[t].simulated) {
@@ -295,7 +297,7 @@ inline void layout_shadows(const function& f, const std::vector<region>& reg, sh
   // an earlier one iff it starts before their furthest end, a later one iff it ends after the next
   // start) need no shadow at all. Exact, and it keeps big resident tensors (weights, I/O) free.
   alone.assign(n, 1);
-  for (std::size_t mi = 0; mi < 4; ++mi) {
+  for (std::size_t mi = 0; mi < mem.size(); ++mi) {
     std::vector<std::vector<tensor_id>> members(mem[mi].bands.size());
     for (tensor_id t = 0; t < n; ++t)
       if (reg[t].simulated && memory_index(f.tensors[t]) == mi)
@@ -341,7 +343,7 @@ class checker {
       fail(verify_failure_kind::unplaced, f, x, x.loc, "has no placement");
       return g;
     }
-    if (!opt_.rules.allows(x)) fail(verify_failure_kind::geometry_rule, f, x, x.loc, place_rule_problem(x));
+    if (!opt_.rules.allows(x)) fail(verify_failure_kind::geometry_rule, f, x, x.loc, place_rule_problem(m_.tgt, x));
     const placement& p = *x.at;
     const extent& e = x.shape;
     if (e.bytes == 0 || e.partitions == 0) return g;  // occupies nothing: nothing to simulate
@@ -413,7 +415,43 @@ class checker {
         return g;
       }
     }
-    return g;
+    return check_user_memory(f, x);
+  }
+
+  /// A memory the target adds, from its spec's fields: partitions (start rule as above), alignment, bytes.
+  region check_user_memory(const function& f, const tensor& x) {
+    const memory_spec* s = user_memory(m_.tgt, x.memory);
+    if (s == nullptr) {
+      fail(verify_failure_kind::out_of_bounds, f, x, x.loc,
+           "lives in memory " + std::to_string(static_cast<unsigned>(x.memory)) + ", which the target does not have");
+      return {};
+    }
+    const placement& p = *x.at;
+    const extent& e = x.shape;
+    const std::string name(s->log_name);
+    bool in_bounds = true;
+    if (std::uint64_t{p.partition} + e.partitions > s->partitions) {
+      in_bounds = false;
+      fail(verify_failure_kind::out_of_bounds, f, x, x.loc,
+           "partitions " + std::to_string(p.partition) + ".." +
+               std::to_string(std::uint64_t{p.partition} + e.partitions - 1) + " exceed the " +
+               std::to_string(s->partitions) + " of " + name);
+    }
+    const std::uint32_t step = e.partitions > 64 ? 128 : e.partitions > 32 ? 64 : 32;
+    if (s->partitions > 1 && p.partition % step != 0)
+      fail(verify_failure_kind::bad_start_partition, f, x, x.loc,
+           std::to_string(e.partitions) + " partitions may not start at partition " + std::to_string(p.partition) +
+               " (a multiple of " + std::to_string(step) + " is required)");
+    if (s->alignment > 1 && p.offset % s->alignment != 0)
+      fail(verify_failure_kind::misaligned, f, x, x.loc,
+           "byte offset " + std::to_string(p.offset) + " is not a multiple of " + std::to_string(s->alignment));
+    if (p.offset > s->bytes || e.bytes > s->bytes - p.offset) {
+      in_bounds = false;
+      fail(verify_failure_kind::out_of_bounds, f, x, x.loc,
+           "bytes " + std::to_string(p.offset) + ".." + std::to_string(p.offset + e.bytes - 1) + " exceed the " +
+               std::to_string(s->bytes) + " bytes" + (s->partitions > 1 ? " per partition" : "") + " of " + name);
+    }
+    return {p.partition, p.partition + e.partitions, p.offset, p.offset + e.bytes, in_bounds};
   }
 
   std::vector<std::uint64_t> plan(const function& f) { return plan_iterations(f, opt_, r_.loops_shortened); }
@@ -424,7 +462,7 @@ class checker {
   std::vector<region> reg_;                        // per tensor
   std::vector<std::pair<std::uint32_t, std::uint32_t>> band_range_;  // per tensor: bands it covers
   std::vector<char> alone_;  // per tensor: no other tensor's region overlaps it (needs no shadow)
-  shadow mem_[4];
+  std::vector<shadow> mem_;  // per memory
   std::vector<std::uint64_t> cur_;                 // per tensor: its latest value in program semantics
   std::vector<inst_id> last_write_;                // per tensor: the instruction of that write
   std::uint64_t next_value_ = 1;                   // 0 means "never written"
