@@ -113,6 +113,16 @@ static_assert(!LinearizationPolicy<linearization_without_flag> && !Linearization
               !LinearizationPolicy<linearization_not_const>);
 static_assert(LinearizationPolicy<opaque_loops> && LinearizationPolicy<flattened_loops> &&
               LinearizationPolicy<flatten_up_to<4>>);
+struct observer_without_finish {  // misses the fixpoint's closing hook
+  void will_allocate(memory_type) {}
+  void best_of_n(memory_type, std::string_view) {}
+  void score(memory_type, std::uint64_t) {}
+  void did_color(memory_type, std::string_view) {}
+  void note(std::string_view) {}
+};
+struct observer_const_only : null_observer {};  // a model, but the drivers call its hooks on a non-const lvalue
+static_assert(!AllocationObserver<observer_without_finish> && !AllocationObserver<const observer_const_only>);
+static_assert(AllocationObserver<null_observer> && AllocationObserver<stream_observer&>);
 // A linear memory is a GeometryPolicy but has no rectangle layout: the 2-D search does not take it.
 static_assert(!RectangleGeometry<linear_dram> && !RectangleGeometry<registers>);
 

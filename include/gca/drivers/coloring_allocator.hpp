@@ -250,7 +250,7 @@ class coloring_allocator {
   coloring_allocator(allocator_options opt, Spill spill, Geometry geom)
       : opt_(std::move(opt)), spill_(std::move(spill)), geom_(std::move(geom)) {}
 
-  template <class Observer = null_observer>
+  template <AllocationObserver Observer = null_observer>
   pass_report run(module& m, Observer&& obs = {}) const {
     pass_report rep;
     rep.pass = pass_name.empty() ? "coloring_allocator" : std::string(pass_name);
@@ -326,7 +326,7 @@ class basic_coloring_allocator_with_loop {
   basic_coloring_allocator_with_loop(allocator_options opt, Spill spill, PsumGeometry psum, SbGeometry sb)
       : opt_(std::move(opt)), spill_(std::move(spill)), psum_(std::move(psum)), sb_(std::move(sb)) {}
 
-  template <class Observer = null_observer>
+  template <AllocationObserver Observer = null_observer>
   pass_report run(module& m, Observer&& obs = {}) const {
     pass_report rep;
     rep.pass = std::string(pass_name);

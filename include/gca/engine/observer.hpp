@@ -1,10 +1,10 @@
 // gca/engine/observer.hpp — where the colorers' log lines go.
 //
-// Provides the observer policy the colorers report through: `null_observer` (the default: silent, and
-// free, since every call inlines to nothing) and `stream_observer` (writes the Neuron allocator's lines, word for
-// word, to an std::ostream, for `gca-alloc -v`). An observer is any type with the members below; the
-// hooks are named after the moment they fire. The same figures are returned as values (see
-// spill/fixpoint.hpp `space_report`), so nobody has to parse the text.
+// Provides the observer policy the colorers report through: the concept `AllocationObserver` with its
+// contract, and its two models, `null_observer` (the default: silent, and free, since every call inlines
+// to nothing) and `stream_observer` (writes the Neuron allocator's lines, word for word, to an
+// std::ostream, for `gca-alloc -v`). The hooks are named after the moment they fire. The same figures are
+// returned as values (see spill/fixpoint.hpp `space_report`), so nobody has to parse the text.
 #pragma once
 
 #include <cstddef>
@@ -16,6 +16,38 @@
 #include <gca/ir/types.hpp>
 
 namespace gca {
+
+/**
+ * @brief What the drivers report to while they allocate (`run(module, observer)`).
+ *
+ * Syntactic requirements, for an lvalue `o` of type O, a memory_type `m`, a string_view `s`, sizes `n`,
+ * `k` and counts `c`, `b`:
+ *   o.will_allocate(m)              a space of memory m is about to be colored
+ *   o.best_of_n(m, s)               the best-of-n loop tries heuristic s
+ *   o.score(m, c)                   the chosen coloring's score (its peak)
+ *   o.did_color(m, s)               the space was colored; s names the heuristic kept
+ *   o.did_finish(m, n, c, k, b)     the spill fixpoint ended: iterations, estimated cycles of its spill
+ *                                   code, tensors spilled, bytes per partition spilled
+ *   o.note(s)                       a free-form line
+ *
+ * Semantic requirements: an observer only watches. The hooks may not touch the module being allocated
+ * (the drivers work on a copy and the allocation does not depend on what a hook does), and they are
+ * called from one thread at a time, in program order of the run: a driver given an observer other than
+ * null_observer runs its functions serially so the lines come in function order (docs/ALLOCATOR.md,
+ * section 5). A hook may throw; the run then leaves the module unchanged, as any failed run does.
+ *
+ * Models: null_observer, stream_observer (below); tests/test_reliability.cpp's sleepy_observer.
+ */
+template <class O>
+concept AllocationObserver =
+    requires(O& o, memory_type m, std::string_view s, std::size_t n, std::uint64_t c) {
+      o.will_allocate(m);
+      o.best_of_n(m, s);
+      o.score(m, c);
+      o.did_color(m, s);
+      o.did_finish(m, n, c, n, c);
+      o.note(s);
+    };
 
 struct null_observer {
   void will_allocate(memory_type) {}
@@ -49,5 +81,7 @@ struct stream_observer {
   }
   void note(std::string_view s) { *os << s << '\n'; }
 };
+
+static_assert(AllocationObserver<null_observer> && AllocationObserver<stream_observer>);
 
 }  // namespace gca

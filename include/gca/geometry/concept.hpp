@@ -11,6 +11,8 @@
 //   psum_banks     (geometry/psum_banks.hpp)     PSUM: like SBUF, 8 banks x 2 KiB, one bank per tensor
 //   linear_dram    (geometry/linear_dram.hpp)    DRAM: one linear address range, possibly unbounded
 //   registers      (geometry/registers.hpp)      REG: K interchangeable registers, one per node
+//   linear_memory<M>, rect_memory<M>  (geometry/user_memory.hpp)  a memory a target adds (ir/target.hpp):
+//                  linear_dram's or scratchpad_2d's rules on its spec's numbers
 #pragma once
 
 #include <concepts>

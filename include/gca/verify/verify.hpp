@@ -385,25 +385,7 @@ class checker {
         g = {p.partition, p.partition + e.partitions, p.offset, p.offset + e.bytes, in_bounds};
         return g;
       }
-      case memory_type::dram: {
-        if (p.partition != 0) {
-          in_bounds = false;
-          fail(verify_failure_kind::out_of_bounds, f, x, x.loc,
-               "a DRAM placement has no partition (got " + std::to_string(p.partition) + ")");
-        }
-        if (t.dram_alignment > 1 && p.offset % t.dram_alignment != 0)
-          fail(verify_failure_kind::misaligned, f, x, x.loc,
-               "DRAM address " + std::to_string(p.offset) + " is not a multiple of " +
-                   std::to_string(t.dram_alignment));
-        if (p.offset > t.dram_bytes || e.bytes > t.dram_bytes - p.offset) {
-          in_bounds = false;
-          fail(verify_failure_kind::out_of_bounds, f, x, x.loc,
-               "DRAM bytes " + std::to_string(p.offset) + ".." + std::to_string(p.offset + e.bytes - 1) +
-                   " exceed the " + std::to_string(t.dram_bytes) + "-byte DRAM");
-        }
-        g = {0, 1, p.offset, p.offset + e.bytes, in_bounds};
-        return g;
-      }
+      case memory_type::dram: return check_dram(f, x);
       case memory_type::reg: {
         if (p.partition != 0 || p.offset >= t.registers) {
           fail(verify_failure_kind::out_of_bounds, f, x, x.loc,
@@ -416,6 +398,29 @@ class checker {
       }
     }
     return check_user_memory(f, x);
+  }
+
+  /// DRAM: partition 0, the target's alignment, within its bytes.
+  region check_dram(const function& f, const tensor& x) {
+    const target& t = m_.tgt;
+    const placement& p = *x.at;
+    const extent& e = x.shape;
+    bool in_bounds = true;
+    if (p.partition != 0) {
+      in_bounds = false;
+      fail(verify_failure_kind::out_of_bounds, f, x, x.loc,
+           "a DRAM placement has no partition (got " + std::to_string(p.partition) + ")");
+    }
+    if (t.dram_alignment > 1 && p.offset % t.dram_alignment != 0)
+      fail(verify_failure_kind::misaligned, f, x, x.loc,
+           "DRAM address " + std::to_string(p.offset) + " is not a multiple of " + std::to_string(t.dram_alignment));
+    if (p.offset > t.dram_bytes || e.bytes > t.dram_bytes - p.offset) {
+      in_bounds = false;
+      fail(verify_failure_kind::out_of_bounds, f, x, x.loc,
+           "DRAM bytes " + std::to_string(p.offset) + ".." + std::to_string(p.offset + e.bytes - 1) +
+               " exceed the " + std::to_string(t.dram_bytes) + "-byte DRAM");
+    }
+    return {0, 1, p.offset, p.offset + e.bytes, in_bounds};
   }
 
   /// A memory the target adds, from its spec's fields: partitions (start rule as above), alignment, bytes.
