@@ -549,6 +549,15 @@ TEST_CASE("registry: run-time tuples, invariant codes, unregistered names") {
   CHECK(gca::registered_name(memory_type::dram, true, address_space::debug).empty());
   CHECK(gca::make_coloring_allocator(memory_type::dram, true, address_space::debug, address_space::local).name ==
         "coloring_allocator_dram_debug_post_lnk");
+  // A memory a target adds has no standard allocator, and keeps gca's invariant 513.
+  const memory_type mine{gca::first_user_memory};
+  CHECK_THROWS_WITH_AS(gca::make_coloring_allocator(mine, false, address_space::local, address_space::local),
+                       doctest::Contains("ColoringAllocator: memory 4 is one a target adds; it has no standard allocator"),
+                       gca::input_error);
+  CHECK_THROWS_WITH_AS(gca::make_coloring_allocator(mine, true, address_space::local, address_space::local),
+                       "ColoringAllocator(memory 4, post_lnk=true, local): error 513 (gca): a target's own memory is "
+                       "core-local and not post-link",
+                       gca::input_error);
 }
 
 TEST_CASE("pipelines: the exact schedules of docs/HARDWARE.md section 2") {

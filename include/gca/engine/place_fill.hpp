@@ -40,7 +40,6 @@
 
 #include <algorithm>
 #include <array>
-#include <bit>
 #include <chrono>
 #include <iterator>
 #include <cstdint>
@@ -65,6 +64,12 @@ inline std::uint64_t salted_mix(std::uint64_t x, std::uint64_t salt) {
   x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
   return x ^ (x >> 31);
 }
+
+/// A 128-bit print (two salted 64-bit hashes) of a search state.
+using print128 = std::array<std::uint64_t, 2>;
+/// Equality of two prints, written out: std::array's operator== became a call to memcmp in the fill's
+/// inner loop (17 % of its time on a 43-tensor kernel, perf).
+inline bool same_print(const print128& a, const print128& b) { return a[0] == b[0] && a[1] == b[1]; }
 
 /// The 32-partition quarters a block of `parts` partitions at start partition `start` touches, as a mask.
 /// Every allowed start is a multiple of 32, so two blocks share a partition exactly when they share a
@@ -107,11 +112,14 @@ class subset_fill {
 
 class skyline_filler {
  public:
-  /// `graph`: the interference of the problem's nodes; `pins`: empty or one per node.
+  /// `graph`: the interference of the problem's nodes; `pins`: empty or one per node. `reach` and `cmin`
+  /// are the exact search's (place_searcher::prepare_quarters, rule R2): per node the quarters it can
+  /// touch, and per node and set S of quarters the fewest of S it touches (read for unplaced nodes only).
   skyline_filler(const live_range_table& ranges, std::span<const extent> extents,
                  std::span<const std::optional<placement>> pins, const interference_graph& graph,
-                 const rect_layout& lay)
-      : ranges_(ranges), ext_(extents), pins_(pins), graph_(graph), lay_(lay), n_(ranges.num_nodes()) {}
+                 const rect_layout& lay, std::span<const std::uint32_t> reach, std::span<const std::uint32_t> cmin)
+      : ranges_(ranges), ext_(extents), pins_(pins), graph_(graph), lay_(lay), n_(ranges.num_nodes()),
+        reach_(reach), cmin_(cmin) {}
 
   /// Places every node within `max_nodes` branch nodes; the placements, or nothing (gave up).
   std::optional<std::vector<placement>> run(std::uint64_t max_nodes, std::chrono::steady_clock::time_point deadline,
@@ -169,8 +177,6 @@ class skyline_filler {
     const std::size_t cells = std::size_t{sections_} * quarters_;
     floor_.assign(cells, 0);
     cand_.assign(cells, 0);
-    reach_.assign(n_, 0);
-    cmin_.assign(n_ * 16, 0);
     placed_.assign(n_, 0);
     part_.assign(n_, 0);
     off_.assign(n_, 0);
@@ -180,10 +186,8 @@ class skyline_filler {
     rooms_.assign(std::size_t{1} << 16, room_entry{});
     for (node_id v = 0; v < n_; ++v) {
       const partition_starts st = starts(v);
-      for (std::uint32_t k = 0; k < st.count; ++k) {
+      for (std::uint32_t k = 0; k < st.count; ++k)
         if (st.start[k] % 32 != 0) return false;
-        reach_[v] |= quarter_mask(st.start[k], ext_[v].partitions);
-      }
       if (pinned(v)) {
         placed_[v] = 1;
         part_[v] = pins_[v]->partition;
@@ -197,12 +201,6 @@ class skyline_filler {
       }
       ++unplaced_;
       for (std::uint32_t s : secs_[v]) sec_hash_[s] ^= mix(v, 13);
-      for (std::uint32_t S = 1; S < 16; ++S) {
-        std::uint32_t best = 32;
-        for (std::uint32_t k = 0; k < st.count; ++k)
-          best = std::min<std::uint32_t>(best, static_cast<std::uint32_t>(std::popcount(quarter_mask(st.start[k], ext_[v].partitions) & S)));
-        cmin_[v * 16 + S] = st.count == 0 ? 0 : best;
-      }
       for (std::uint32_t s : secs_[v])
         for (std::uint32_t q = 0; q < quarters_; ++q)
           if ((reach_[v] >> q) & 1) ++cand_[s * quarters_ + q];
@@ -246,12 +244,12 @@ class skyline_filler {
     for (node_id v : live_[s])
       if (!placed_[v]) {
         any = true;
-        for (std::uint32_t S = 1; S < 16; ++S) need[S] += ext_[v].bytes * cmin_[v * 16 + S];
+        for (std::uint32_t S = 1; S < (1u << quarters_); ++S) need[S] += ext_[v].bytes * cmin_[v * 16 + S];
       }
     if (!any) return true;
     std::uint64_t room[4] = {};
     for (std::uint32_t q = 0; q < quarters_; ++q) room[q] = cell_room(s, q);
-    for (std::uint32_t S = 1; S < 16; ++S) {
+    for (std::uint32_t S = 1; S < (1u << quarters_); ++S) {
       std::uint64_t r = 0;
       for (std::uint32_t q = 0; q < quarters_; ++q)
         if ((S >> q) & 1) r += room[q];
@@ -273,7 +271,7 @@ class skyline_filler {
     // It depends only on the floor and on which nodes live in s are unplaced: remembered by those.
     const std::array<std::uint64_t, 2> key{mix(c ^ (floor_[c] << 24), 14) ^ sec_hash_[s], mix(floor_[c] ^ (std::uint64_t{c} << 40), 15) ^ mix(sec_hash_[s], 16)};
     room_entry& slot = rooms_[key[0] & (rooms_.size() - 1)];
-    if (slot.key == key) return slot.room;
+    if (same_print(slot.key, key)) return slot.room;
     slot.key = key;
     slot.room = measure_room(s, q);
     return slot.room;
@@ -412,11 +410,11 @@ class skyline_filler {
   };
   bool memo_failed(const std::array<std::uint64_t, 2>& k, std::uint32_t allowance) const {
     const memo_entry& e = memo_[k[0] & (memo_.size() - 1)];
-    return e.print == k && e.allowance >= allowance;
+    return same_print(e.print, k) && e.allowance >= allowance;
   }
   void memo_store(const std::array<std::uint64_t, 2>& k, std::uint32_t allowance) {
     memo_entry& e = memo_[k[0] & (memo_.size() - 1)];
-    if (e.print == k && e.allowance >= allowance) return;
+    if (same_print(e.print, k) && e.allowance >= allowance) return;
     e = memo_entry{k, allowance};
   }
 
@@ -509,7 +507,7 @@ class skyline_filler {
   std::vector<std::uint64_t> floor_;                    // per cell (section x quarters + quarter)
   std::vector<std::uint32_t> cand_;                     // per cell: unplaced nodes that may touch it
   std::vector<std::vector<node_id>> pin_cells_;         // per cell: the pins there
-  std::vector<std::uint32_t> reach_, cmin_;             // per node: quarters reachable; c_S (as R2)
+  std::span<const std::uint32_t> reach_, cmin_;         // per node: quarters reachable; c_S (the search's R2)
   std::vector<std::uint8_t> placed_;
   std::vector<std::uint32_t> part_;
   std::vector<std::uint64_t> off_;

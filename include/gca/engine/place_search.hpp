@@ -142,7 +142,7 @@ class place_searcher {
       return r;
     }
     if (lim_.fill && free_.size() > 1) {  // the skyline fill first, on half the budget (engine/place_fill.hpp)
-      skyline_filler fill(p_.ranges, p_.extents, p_.pins, graph_, lay_);
+      skyline_filler fill(p_.ranges, p_.extents, p_.pins, graph_, lay_, reach_, cmin_);
       if (auto got = fill.run(lim_.max_nodes / 2, lim_.deadline, r.nodes)) {
         r.status = search_status::found;
         r.placements.assign(got->begin(), got->end());
@@ -201,7 +201,7 @@ class place_searcher {
   const memo_entry* memo_find(const std::array<std::uint64_t, 2>& k) const {
     if (memo_.empty()) return nullptr;
     const memo_entry& e = memo_[k[0] & (memo_.size() - 1)];
-    return e.used && e.print == k ? &e : nullptr;
+    return e.used && detail::same_print(e.print, k) ? &e : nullptr;
   }
   void memo_store(const std::array<std::uint64_t, 2>& k, std::uint32_t allowance) {
     if (memo_.empty()) {
@@ -210,7 +210,7 @@ class place_searcher {
       memo_.resize(size);
     }
     memo_entry& e = memo_[k[0] & (memo_.size() - 1)];
-    if (e.used && e.print == k && e.allowance >= allowance) return;
+    if (e.used && detail::same_print(e.print, k) && e.allowance >= allowance) return;
     e = memo_entry{k, allowance, true};
   }
 

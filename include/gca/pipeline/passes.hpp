@@ -95,16 +95,27 @@ backend_pass wrap_registered(std::size_t k, std::string name, const pass_options
 
 /// the Neuron allocator's constructor called with a tuple built at run time (a registry, a config file). A tuple
 /// that breaks an invariant is an input_error carrying the code; to_space other than Local is refused
-/// (no registration exercises it and its meaning is unknown, docs/HARDWARE.md section 1).
-inline backend_pass make_coloring_allocator(memory_type type, bool post_link, address_space from,
-                                            address_space to, const pass_options& opt = {}) {
+/// (no registration exercises it and its meaning is unknown, docs/HARDWARE.md section 1); so is a memory a
+/// target adds, which has no standard allocator (its user registers one: docs/ALLOCATOR.md, "A memory of
+/// your own").
+/// A function template only so that the nine drivers it names are instantiated in the files that call it,
+/// not in every file that includes this header (docs/PERFORMANCE.md, "Compile time").
+template <class = void>
+backend_pass make_coloring_allocator(memory_type type, bool post_link, address_space from, address_space to,
+                                     const pass_options& opt = {}) {
+  const std::string memory =
+      is_user_memory(type) ? "memory " + std::to_string(static_cast<unsigned>(type)) : std::string(to_string(type));
   if (const int code = invariant_violation(type, post_link, from); code != 0)
-    throw input_error("ColoringAllocator(" + std::string(to_string(type)) + ", post_lnk=" +
+    throw input_error("ColoringAllocator(" + memory + ", post_lnk=" +
                       (post_link ? "true" : "false") + ", " + std::string(to_string(from)) +
                       "): " + std::string(invariant_message(code)));
   if (to != address_space::local)
     throw input_error("ColoringAllocator: to_space " + std::string(to_string(to)) +
                       " is not supported (every registration passes Local)");
+  if (is_user_memory(type))
+    throw input_error("ColoringAllocator: " + memory +
+                      " is one a target adds; it has no standard allocator (register a coloring_allocator "
+                      "with its geometry through allocator_pass)");
   const std::size_t k = registration_index(type, post_link, from);
   if (k == registration_count)  // DRAM debug after linking: a valid tuple no registration uses
     return detail::wrap_allocator<coloring_allocator<memory_type::dram, true, address_space::debug>>(
@@ -255,7 +266,9 @@ inline void add_memory_analysis(pass_registry& r, const std::string& name) {
   });
 }
 
-inline pass_registry default_registry() {
+/// (A function template for the reason make_coloring_allocator is one.)
+template <class = void>
+pass_registry default_registry() {
   pass_registry r;
   for (const registration& g : registrations)
     r.add(std::string(g.name), [g](const pass_options& o) {
