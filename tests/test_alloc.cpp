@@ -1557,6 +1557,81 @@ function f core=0 {
   check_contract(line, line_universe, [&] { return gca::extent{1, 1 + rng() % 170}; }, rng, 300);
 }
 
+TEST_CASE("a memory a target adds, given SB's numbers, is allocated exactly as SB (generated programs)") {
+  // Reference comparison: the same program with its SB tensors moved to a target's own memory of SB's
+  // numbers (128 partitions, trn2's usable bytes, spilling to DRAM), colored in rect_memory, must get
+  // the same spills, peaks and places as SB colored in scratchpad_2d, and verify once the rest is placed.
+  static constexpr gca::memory_spec tile_spec[] = {
+      {.name = "tile", .log_name = "TILE", .partitions = 128, .bytes = gca::trn2.sb_usable,
+       .alignment = gca::trn2.sb_alignment, .spills_to = gca::memory_type::dram}};
+  constexpr gca::memory_type tile{gca::first_user_memory};
+  gca::target own = gca::trn2;
+  own.name = "own";
+  own.memories = tile_spec;
+  using tile_allocator = gca::coloring_allocator<tile, false, gca::address_space::local, gca::address_space::local,
+                                                 gca::opaque_loops, gca::spill_to_next_tier, gca::rect_memory<tile>>;
+  int spilled = 0;
+  for (std::uint64_t seed = 1; seed <= gca::test::sweep_seeds(24, 4); ++seed) {
+    CAPTURE(seed);
+    gca::test::random_program_options o;
+    o.seed = seed;
+    o.pressure = seed % 2 == 0 ? 1.5 : 0.7;
+    o.instructions = 40;
+    gca::module sb = gca::test::random_program(o);
+    gca::module mine = sb;
+    mine.tgt = own;
+    for (gca::function& f : mine.functions)
+      for (gca::tensor& t : f.tensors)
+        if (t.memory == gca::memory_type::sb) t.memory = tile;
+    const gca::module original = mine;
+    // A refusal must be the same refusal, naming the memory by its own name.
+    std::string refused_a, refused_b;
+    gca::pass_report a, b;
+    try {
+      a = gca::coloring_allocator_sb{}.run(sb);
+    } catch (const gca::allocation_error& e) {
+      refused_a = e.what();
+    }
+    try {
+      b = tile_allocator{}.run(mine);
+    } catch (const gca::allocation_error& e) {
+      refused_b = e.what();
+    }
+    REQUIRE(refused_a.empty() == refused_b.empty());
+    if (!refused_a.empty()) {
+      const std::string tail_a = refused_a.substr(refused_a.find("couldn't allocate every tensor in SB") + 36);
+      const std::string tail_b = refused_b.substr(refused_b.find("couldn't allocate every tensor in TILE") + 38);
+      CHECK(tail_a == tail_b);
+      continue;
+    }
+    REQUIRE(a.functions.size() == b.functions.size());
+    for (std::size_t k = 0; k < a.functions.size(); ++k) {
+      const gca::space_report &x = a.functions[k].second, &y = b.functions[k].second;
+      CHECK(x.ok == y.ok);
+      CHECK(x.spills.spilled_webs == y.spills.spilled_webs);
+      CHECK(x.peak == y.peak);
+      spilled += x.spills.spilled_webs > 0 ? 1 : 0;
+    }
+    for (std::size_t k = 0; k < sb.functions.size(); ++k) {
+      const gca::function &fa = sb.functions[k], &fb = mine.functions[k];
+      REQUIRE(fa.tensors.size() == fb.tensors.size());
+      for (std::size_t t = 0; t < fa.tensors.size(); ++t) {
+        CHECK(fa.tensors[t].name == fb.tensors[t].name);
+        CHECK(fa.tensors[t].at == fb.tensors[t].at);
+        CHECK((fa.tensors[t].memory == gca::memory_type::sb) == (fb.tensors[t].memory == tile));
+      }
+    }
+    gca::coloring_allocator_psum{}.run(mine);
+    gca::coloring_allocator_sb{}.run(mine);
+    gca::coloring_allocator_dram{}.run(mine);
+    gca::coloring_allocator_dram_shared{}.run(mine);
+    gca::coloring_allocator_dram_debug{}.run(mine);
+    gca::coloring_allocator_reg{}.run(mine);
+    require_verified(original, mine, false);
+  }
+  CHECK(spilled > 0);
+}
+
 TEST_CASE("linearization decided per loop: flatten_up_to<N> mixes opaque and flattened loops in one chain") {
   const gca::module m = gca::parse(R"(module m target=trn2
 function f core=0 {
