@@ -1481,7 +1481,7 @@ function f core=0 {
   CHECK_THROWS_WITH_AS(gca::parse("module m target=lin\nfunction f core=0 {\n  tensor %p : lds 2x64\n}\n", "<v>", po),
                        doctest::Contains("a LDS tensor has a size in bytes, not partitions x bytes"), gca::parse_error);
   CHECK_THROWS_WITH_AS(gca::parse("module m target=lin\nfunction f core=0 {\n  tensor %p : lds 64 @ 8\n}\n", "<v>", po),
-                       doctest::Contains("byte offset 8 is not aligned to 16"), gca::parse_error);
+                       doctest::Contains("LDS address 8 is not aligned to 16"), gca::parse_error);
 
   // 3 x 400 bytes live at %c's definition, in 1024: a web goes to DRAM, laid out linearly.
   gca::module m = original;
@@ -1571,7 +1571,8 @@ TEST_CASE("a memory a target adds, given SB's numbers, is allocated exactly as S
   using tile_allocator = gca::coloring_allocator<tile, false, gca::address_space::local, gca::address_space::local,
                                                  gca::opaque_loops, gca::spill_to_next_tier, gca::rect_memory<tile>>;
   int spilled = 0;
-  for (std::uint64_t seed = 1; seed <= gca::test::sweep_seeds(24, 4); ++seed) {
+  // Seeds 5.. : the sanitizers' four include seed 6, whose program spills (most of these fit or are refused).
+  for (std::uint64_t seed = 5; seed < 5 + gca::test::sweep_seeds(16, 4); ++seed) {
     CAPTURE(seed);
     gca::test::random_program_options o;
     o.seed = seed;
@@ -1599,9 +1600,13 @@ TEST_CASE("a memory a target adds, given SB's numbers, is allocated exactly as S
     }
     REQUIRE(refused_a.empty() == refused_b.empty());
     if (!refused_a.empty()) {
-      const std::string tail_a = refused_a.substr(refused_a.find("couldn't allocate every tensor in SB") + 36);
-      const std::string tail_b = refused_b.substr(refused_b.find("couldn't allocate every tensor in TILE") + 38);
-      CHECK(tail_a == tail_b);
+      const auto after = [](const std::string& message, const std::string& head) {
+        const std::size_t k = message.find(head);
+        REQUIRE(k != std::string::npos);
+        return message.substr(k + head.size());
+      };
+      CHECK(after(refused_a, "couldn't allocate every tensor in SB") ==
+            after(refused_b, "couldn't allocate every tensor in TILE"));
       continue;
     }
     REQUIRE(a.functions.size() == b.functions.size());

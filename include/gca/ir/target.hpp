@@ -130,9 +130,6 @@ constexpr std::optional<memory_type> find_memory(const target& t, std::string_vi
   return std::nullopt;
 }
 
-/// Every memory of `t`: the four, then the listed ones.
-constexpr std::size_t memory_count(const target& t) noexcept { return 4 + t.memories.size(); }
-
 inline constexpr target trn1{.name = "trn1",
                              .sb_bytes = 196608,
                              .sb_usable = 180224,

@@ -13,6 +13,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <gca/error.hpp>
@@ -93,37 +94,94 @@ inline std::optional<std::string> target_problem(const target& t) {
   return std::nullopt;
 }
 
+namespace detail {
+
+// One rule per layout, serving the four memories and those a target adds. The messages of SB and PSUM
+// predate named memories and say less (they are the parser's documented errors, asserted verbatim), so
+// the callers pass the words that name the bound: "the target has" / "usable in SB on trn2" for SB,
+// "of WBUF" / "of WBUF on vega" for a memory of the target's own.
+
+/// A tensor of a rectangle memory of `partitions` partitions: 1..partitions partitions and at least one
+/// byte in each; at most `bytes` per partition when `bytes_bound` is given (PSUM judges bytes itself).
+inline std::optional<std::string> rectangle_shape_problem(const extent& e, std::uint32_t partitions,
+                                                          const std::string& partitions_bound, std::uint64_t bytes,
+                                                          const std::string& bytes_bound) {
+  if (e.partitions == 0) return "a tensor needs at least 1 partition";
+  if (e.partitions > partitions)
+    return std::to_string(e.partitions) + " partitions is more than the " + std::to_string(partitions) + " " +
+           partitions_bound;
+  if (e.bytes == 0) return "a tensor needs at least 1 byte per partition";
+  if (!bytes_bound.empty() && e.bytes > bytes)
+    return std::to_string(e.bytes) + " bytes per partition is more than the " + std::to_string(bytes) + " " +
+           bytes_bound;
+  return std::nullopt;
+}
+
+/// A tensor of a linear memory (DRAM or a target's own): a size in bytes, at least one, at most `bytes`.
+inline std::optional<std::string> linear_shape_problem(const extent& e, std::uint64_t bytes, const std::string& name,
+                                                       std::string_view target_name) {
+  if (e.partitions != 1) return "a " + name + " tensor has a size in bytes, not partitions";
+  if (e.bytes == 0) return "a " + name + " tensor needs at least 1 byte";
+  if (e.bytes > bytes)
+    return std::to_string(e.bytes) + " bytes is more than the " + name + " of " + std::string(target_name) + " (" +
+           std::to_string(bytes) + " bytes)";
+  return std::nullopt;
+}
+
+/// A place in a rectangle memory: its partitions inside the memory's, a start the start-partition rule
+/// allows, an aligned offset, its bytes inside `bytes`. `name` is empty for SB and PSUM (their messages
+/// name no memory), the log name for a target's own.
+inline std::optional<std::string> rectangle_place_problem(const placement& p, const extent& e,
+                                                          std::uint32_t partitions, std::uint64_t bytes,
+                                                          std::uint64_t align, const std::string& name) {
+  if (p.partition >= partitions || e.partitions > partitions - p.partition)
+    return "placement partitions " + std::to_string(p.partition) + ".." +
+           std::to_string(std::uint64_t{p.partition} + e.partitions - 1) + " are out of bounds" +
+           (name.empty() ? "" : " (" + name + " has " + std::to_string(partitions) + ")");
+  if (!valid_start_partition(p.partition, e.partitions))
+    return "a tensor of " + std::to_string(e.partitions) + " partitions can't start at partition " +
+           std::to_string(p.partition) + " (it must start at a multiple of " +
+           std::to_string(partition_step(e.partitions)) + ")";
+  if (p.offset % align != 0)
+    return "byte offset " + std::to_string(p.offset) + " is not aligned to " + std::to_string(align);
+  if (p.offset >= bytes || e.bytes > bytes - p.offset)
+    return "bytes " + std::to_string(p.offset) + ".." + std::to_string(p.offset + e.bytes - 1) +
+           " are out of bounds (" + std::to_string(bytes) + (name.empty() ? " bytes per partition)" : " bytes in " + name + ")");
+  return std::nullopt;
+}
+
+/// A place in a linear memory: partition 0, an aligned address, its bytes inside `bytes`.
+inline std::optional<std::string> linear_place_problem(const placement& p, const extent& e, std::uint64_t bytes,
+                                                       std::uint64_t align, const std::string& name) {
+  if (p.partition != 0) return "a " + name + " placement has no partition";
+  if (p.offset % align != 0)
+    return name + " address " + std::to_string(p.offset) + " is not aligned to " + std::to_string(align);
+  if (p.offset >= bytes || e.bytes > bytes - p.offset)
+    return name + " bytes " + std::to_string(p.offset) + ".." + std::to_string(p.offset + e.bytes - 1) +
+           " are out of bounds (" + std::to_string(bytes) + " bytes)";
+  return std::nullopt;
+}
+
+}  // namespace detail
+
 /// Shape rules only (no placement).
 inline std::optional<std::string> shape_problem(const target& t, const tensor& x) {
   const extent& e = x.shape;
   switch (x.memory) {
     case memory_type::sb:
+      return detail::rectangle_shape_problem(e, t.sb_partitions, "the target has", t.sb_usable,
+                                             "usable in SB on " + std::string(t.name));
     case memory_type::psum:
-      if (e.partitions == 0) return "a tensor needs at least 1 partition";
-      if (e.partitions > t.sb_partitions)
-        return std::to_string(e.partitions) + " partitions is more than the " +
-               std::to_string(t.sb_partitions) + " the target has";
-      if (e.bytes == 0) return "a tensor needs at least 1 byte per partition";
-      if (x.memory == memory_type::sb && e.bytes > t.sb_usable)
-        return std::to_string(e.bytes) + " bytes per partition is more than the " +
-               std::to_string(t.sb_usable) + " usable in SB on " + std::string(t.name);
-      if (x.memory == memory_type::psum) {
-        if (!t.psum_may_span_banks && e.bytes > t.psum_bank_bytes)
-          return "a PSUM tensor of " + std::to_string(e.bytes) +
-                 " bytes per partition is wider than a bank (" + std::to_string(t.psum_bank_bytes) +
-                 " bytes) and " + std::string(t.name) + " does not let a tensor span banks";
-        if (e.bytes > t.psum_bytes())
-          return "a PSUM tensor of " + std::to_string(e.bytes) +
-                 " bytes per partition is larger than PSUM (" + std::to_string(t.psum_bytes()) +
-                 " bytes)";
-      }
+      if (auto s = detail::rectangle_shape_problem(e, t.sb_partitions, "the target has", 0, "")) return s;
+      if (!t.psum_may_span_banks && e.bytes > t.psum_bank_bytes)
+        return "a PSUM tensor of " + std::to_string(e.bytes) + " bytes per partition is wider than a bank (" +
+               std::to_string(t.psum_bank_bytes) + " bytes) and " + std::string(t.name) +
+               " does not let a tensor span banks";
+      if (e.bytes > t.psum_bytes())
+        return "a PSUM tensor of " + std::to_string(e.bytes) + " bytes per partition is larger than PSUM (" +
+               std::to_string(t.psum_bytes()) + " bytes)";
       return std::nullopt;
-    case memory_type::dram:
-      if (e.partitions != 1) return "a DRAM tensor has a size in bytes, not partitions";
-      if (e.bytes == 0) return "a DRAM tensor needs at least 1 byte";
-      if (e.bytes > t.dram_bytes)
-        return std::to_string(e.bytes) + " bytes is more than the DRAM of " + std::string(t.name);
-      return std::nullopt;
+    case memory_type::dram: return detail::linear_shape_problem(e, t.dram_bytes, "DRAM", t.name);
     case memory_type::reg:
       if (e.partitions != 1 || e.bytes != 4) return "a register tensor is one 32-bit register";
       return std::nullopt;
@@ -131,47 +189,9 @@ inline std::optional<std::string> shape_problem(const target& t, const tensor& x
   const memory_spec* s = user_memory(t, x.memory);
   if (s == nullptr) return "unknown memory type";
   const std::string name(s->log_name);
-  if (s->partitions == 1) {
-    if (e.partitions != 1) return "a " + name + " tensor has a size in bytes, not partitions";
-    if (e.bytes == 0) return "a " + name + " tensor needs at least 1 byte";
-  } else {
-    if (e.partitions == 0) return "a tensor needs at least 1 partition";
-    if (e.partitions > s->partitions)
-      return std::to_string(e.partitions) + " partitions is more than the " + std::to_string(s->partitions) + " of " +
-             name;
-    if (e.bytes == 0) return "a tensor needs at least 1 byte per partition";
-  }
-  if (e.bytes > s->bytes)
-    return std::to_string(e.bytes) + " bytes" + (s->partitions == 1 ? "" : " per partition") + " is more than the " +
-           std::to_string(s->bytes) + " of " + name + " on " + std::string(t.name);
-  return std::nullopt;
-}
-
-/// Placement rules of a memory a target adds: in its partitions under the start-partition rule (a
-/// rectangle memory) or at partition 0 (a linear one), aligned, inside its bytes.
-inline std::optional<std::string> user_placement_problem(const target& t, const tensor& x) {
-  const memory_spec* s = user_memory(t, x.memory);
-  if (s == nullptr || !x.at) return std::nullopt;  // shape_problem reports an unknown memory
-  const placement& p = *x.at;
-  const extent& e = x.shape;
-  const std::string name(s->log_name);
-  if (s->partitions == 1 && p.partition != 0) return "a " + name + " placement has no partition";
-  if (s->partitions > 1) {
-    if (p.partition >= s->partitions || e.partitions > s->partitions - p.partition)
-      return "placement partitions " + std::to_string(p.partition) + ".." +
-             std::to_string(std::uint64_t{p.partition} + e.partitions - 1) + " are out of bounds (" + name + " has " +
-             std::to_string(s->partitions) + ")";
-    if (!valid_start_partition(p.partition, e.partitions))
-      return "a tensor of " + std::to_string(e.partitions) + " partitions can't start at partition " +
-             std::to_string(p.partition) + " (it must start at a multiple of " +
-             std::to_string(partition_step(e.partitions)) + ")";
-  }
-  if (p.offset % alignment_of(t, x.memory) != 0)
-    return "byte offset " + std::to_string(p.offset) + " is not aligned to " + std::to_string(alignment_of(t, x.memory));
-  if (p.offset >= s->bytes || e.bytes > s->bytes - p.offset)
-    return "bytes " + std::to_string(p.offset) + ".." + std::to_string(p.offset + e.bytes - 1) +
-           " are out of bounds (" + std::to_string(s->bytes) + " bytes in " + name + ")";
-  return std::nullopt;
+  if (s->partitions == 1) return detail::linear_shape_problem(e, s->bytes, name, t.name);
+  return detail::rectangle_shape_problem(e, s->partitions, "of " + name, s->bytes,
+                                         "of " + name + " on " + std::string(t.name));
 }
 
 /// Placement rules for a placed (pinned or allocated) tensor.
@@ -182,43 +202,28 @@ inline std::optional<std::string> placement_problem(const target& t, const tenso
   switch (x.memory) {
     case memory_type::sb:
     case memory_type::psum: {
-      if (p.partition >= t.sb_partitions || e.partitions > t.sb_partitions - p.partition)
-        return "placement partitions " + std::to_string(p.partition) + ".." +
-               std::to_string(std::uint64_t{p.partition} + e.partitions - 1) + " are out of bounds";
-      if (!valid_start_partition(p.partition, e.partitions))
-        return "a tensor of " + std::to_string(e.partitions) + " partitions can't start at partition " +
-               std::to_string(p.partition) + " (it must start at a multiple of " +
-               std::to_string(partition_step(e.partitions)) + ")";
-      const std::uint64_t align = alignment_of(t, x.memory);
-      if (p.offset % align != 0)
-        return "byte offset " + std::to_string(p.offset) + " is not aligned to " + std::to_string(align);
-      const std::uint64_t cap = capacity_of(t, x.memory);
-      if (p.offset >= cap || e.bytes > cap - p.offset)
-        return "bytes " + std::to_string(p.offset) + ".." + std::to_string(p.offset + e.bytes - 1) +
-               " are out of bounds (" + std::to_string(cap) + " bytes per partition)";
+      if (auto s = detail::rectangle_place_problem(p, e, t.sb_partitions, capacity_of(t, x.memory),
+                                                   alignment_of(t, x.memory), ""))
+        return s;
       if (x.memory == memory_type::psum && !t.psum_may_span_banks &&
           p.offset / t.psum_bank_bytes != (p.offset + e.bytes - 1) / t.psum_bank_bytes)
         return "PSUM bytes " + std::to_string(p.offset) + ".." + std::to_string(p.offset + e.bytes - 1) +
                " cross a bank boundary";
       return std::nullopt;
     }
-    case memory_type::dram: {
-      if (p.partition != 0) return "a DRAM placement has no partition";
-      if (p.offset % t.dram_alignment != 0)
-        return "DRAM address " + std::to_string(p.offset) + " is not aligned to " +
-               std::to_string(t.dram_alignment);
-      if (p.offset >= t.dram_bytes || e.bytes > t.dram_bytes - p.offset)
-        return "DRAM bytes " + std::to_string(p.offset) + ".." + std::to_string(p.offset + e.bytes - 1) +
-               " are out of bounds";
-      return std::nullopt;
-    }
+    case memory_type::dram: return detail::linear_place_problem(p, e, t.dram_bytes, t.dram_alignment, "DRAM");
     case memory_type::reg:
       if (p.partition != 0 || p.offset >= t.registers)
         return "register r" + std::to_string(p.offset) + " does not exist (the target has " +
                std::to_string(t.registers) + ")";
       return std::nullopt;
   }
-  return user_placement_problem(t, x);
+  const memory_spec* s = user_memory(t, x.memory);
+  if (s == nullptr) return std::nullopt;  // shape_problem reports an unknown memory
+  const std::string name(s->log_name);
+  const std::uint64_t align = alignment_of(t, x.memory);
+  if (s->partitions == 1) return detail::linear_place_problem(p, e, s->bytes, align, name);
+  return detail::rectangle_place_problem(p, e, s->partitions, s->bytes, align, name);
 }
 
 /// What a memory's geometry allows beyond the target's rules: the legal places of a user's geometry

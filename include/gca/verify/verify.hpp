@@ -347,45 +347,20 @@ class checker {
     const placement& p = *x.at;
     const extent& e = x.shape;
     if (e.bytes == 0 || e.partitions == 0) return g;  // occupies nothing: nothing to simulate
-    bool in_bounds = true;
     switch (x.memory) {
       case memory_type::sb:
+        return check_rectangle(f, x, t.sb_partitions, t.sb_usable, t.sb_alignment, "SB");
       case memory_type::psum: {
-        const bool sb = x.memory == memory_type::sb;
-        if (std::uint64_t{p.partition} + e.partitions > t.sb_partitions) {
-          in_bounds = false;
-          fail(verify_failure_kind::out_of_bounds, f, x, x.loc,
-               "partitions " + std::to_string(p.partition) + ".." +
-                   std::to_string(std::uint64_t{p.partition} + e.partitions - 1) + " exceed the target's " +
-                   std::to_string(t.sb_partitions));
-        }
-        // The start partition must be a multiple of the smallest quadrant group (32, 64, 128) that
-        // holds the tensor: >64 partitions -> 0; 33..64 -> 0, 64; 1..32 -> 0, 32, 64, 96.
-        const std::uint32_t step = e.partitions > 64 ? 128 : e.partitions > 32 ? 64 : 32;
-        if (p.partition % step != 0)
-          fail(verify_failure_kind::bad_start_partition, f, x, x.loc,
-               std::to_string(e.partitions) + " partitions may not start at partition " +
-                   std::to_string(p.partition) + " (a multiple of " + std::to_string(step) + " is required)");
-        const std::uint64_t align = sb ? t.sb_alignment : t.psum_alignment;
-        if (align > 1 && p.offset % align != 0)
-          fail(verify_failure_kind::misaligned, f, x, x.loc,
-               "byte offset " + std::to_string(p.offset) + " is not a multiple of " + std::to_string(align));
-        const std::uint64_t cap = sb ? t.sb_usable : std::uint64_t{t.psum_banks} * t.psum_bank_bytes;
-        if (p.offset > cap || e.bytes > cap - p.offset) {
-          in_bounds = false;
-          fail(verify_failure_kind::out_of_bounds, f, x, x.loc,
-               "bytes " + std::to_string(p.offset) + ".." + std::to_string(p.offset + e.bytes - 1) +
-                   " exceed the " + std::to_string(cap) + " bytes per partition of " + (sb ? "SB" : "PSUM"));
-        } else if (!sb && !t.psum_may_span_banks && t.psum_bank_bytes != 0 &&
-                   p.offset / t.psum_bank_bytes != (p.offset + e.bytes - 1) / t.psum_bank_bytes) {
+        g = check_rectangle(f, x, t.sb_partitions, std::uint64_t{t.psum_banks} * t.psum_bank_bytes, t.psum_alignment,
+                            "PSUM");
+        if (g.simulated && !t.psum_may_span_banks && t.psum_bank_bytes != 0 &&
+            p.offset / t.psum_bank_bytes != (p.offset + e.bytes - 1) / t.psum_bank_bytes)
           fail(verify_failure_kind::crosses_bank, f, x, x.loc,
                "PSUM bytes " + std::to_string(p.offset) + ".." + std::to_string(p.offset + e.bytes - 1) +
                    " cross a " + std::to_string(t.psum_bank_bytes) + "-byte bank boundary");
-        }
-        g = {p.partition, p.partition + e.partitions, p.offset, p.offset + e.bytes, in_bounds};
         return g;
       }
-      case memory_type::dram: return check_dram(f, x);
+      case memory_type::dram: return check_linear(f, x, t.dram_bytes, t.dram_alignment, "DRAM");
       case memory_type::reg: {
         if (p.partition != 0 || p.offset >= t.registers) {
           fail(verify_failure_kind::out_of_bounds, f, x, x.loc,
@@ -397,66 +372,69 @@ class checker {
         return g;
       }
     }
-    return check_user_memory(f, x);
+    const memory_spec* s = user_memory(t, x.memory);
+    if (s == nullptr) {
+      fail(verify_failure_kind::out_of_bounds, f, x, x.loc,
+           "lives in memory " + std::to_string(static_cast<unsigned>(x.memory)) + ", which the target does not have");
+      return g;
+    }
+    if (s->partitions == 1) return check_linear(f, x, s->bytes, s->alignment, std::string(s->log_name));
+    return check_rectangle(f, x, s->partitions, s->bytes, s->alignment, std::string(s->log_name));
   }
 
-  /// DRAM: partition 0, the target's alignment, within its bytes.
-  region check_dram(const function& f, const tensor& x) {
-    const target& t = m_.tgt;
+  /// A rectangle memory (SB, PSUM, a target's own): the tensor's partitions inside the memory's, its
+  /// start a multiple of the smallest quadrant group (32, 64, 128) that holds it (>64 partitions -> 0;
+  /// 33..64 -> 0, 64; 1..32 -> 0, 32, 64, 96), an aligned offset, its bytes inside each partition's.
+  region check_rectangle(const function& f, const tensor& x, std::uint32_t partitions, std::uint64_t bytes,
+                         std::uint64_t align, const std::string& name) {
+    const placement& p = *x.at;
+    const extent& e = x.shape;
+    bool in_bounds = true;
+    if (std::uint64_t{p.partition} + e.partitions > partitions) {
+      in_bounds = false;
+      fail(verify_failure_kind::out_of_bounds, f, x, x.loc,
+           "partitions " + std::to_string(p.partition) + ".." +
+               std::to_string(std::uint64_t{p.partition} + e.partitions - 1) + " exceed the " +
+               std::to_string(partitions) + " of " + name);
+    }
+    const std::uint32_t step = e.partitions > 64 ? 128 : e.partitions > 32 ? 64 : 32;
+    if (p.partition % step != 0)
+      fail(verify_failure_kind::bad_start_partition, f, x, x.loc,
+           std::to_string(e.partitions) + " partitions may not start at partition " + std::to_string(p.partition) +
+               " (a multiple of " + std::to_string(step) + " is required)");
+    if (align > 1 && p.offset % align != 0)
+      fail(verify_failure_kind::misaligned, f, x, x.loc,
+           "byte offset " + std::to_string(p.offset) + " is not a multiple of " + std::to_string(align));
+    if (p.offset > bytes || e.bytes > bytes - p.offset) {
+      in_bounds = false;
+      fail(verify_failure_kind::out_of_bounds, f, x, x.loc,
+           "bytes " + std::to_string(p.offset) + ".." + std::to_string(p.offset + e.bytes - 1) + " exceed the " +
+               std::to_string(bytes) + " bytes per partition of " + name);
+    }
+    return {p.partition, p.partition + e.partitions, p.offset, p.offset + e.bytes, in_bounds};
+  }
+
+  /// A linear memory (DRAM, a target's own): partition 0, an aligned address, inside its bytes.
+  region check_linear(const function& f, const tensor& x, std::uint64_t bytes, std::uint64_t align,
+                      const std::string& name) {
     const placement& p = *x.at;
     const extent& e = x.shape;
     bool in_bounds = true;
     if (p.partition != 0) {
       in_bounds = false;
       fail(verify_failure_kind::out_of_bounds, f, x, x.loc,
-           "a DRAM placement has no partition (got " + std::to_string(p.partition) + ")");
+           "a " + name + " placement has no partition (got " + std::to_string(p.partition) + ")");
     }
-    if (t.dram_alignment > 1 && p.offset % t.dram_alignment != 0)
+    if (align > 1 && p.offset % align != 0)
       fail(verify_failure_kind::misaligned, f, x, x.loc,
-           "DRAM address " + std::to_string(p.offset) + " is not a multiple of " + std::to_string(t.dram_alignment));
-    if (p.offset > t.dram_bytes || e.bytes > t.dram_bytes - p.offset) {
+           name + " address " + std::to_string(p.offset) + " is not a multiple of " + std::to_string(align));
+    if (p.offset > bytes || e.bytes > bytes - p.offset) {
       in_bounds = false;
       fail(verify_failure_kind::out_of_bounds, f, x, x.loc,
-           "DRAM bytes " + std::to_string(p.offset) + ".." + std::to_string(p.offset + e.bytes - 1) +
-               " exceed the " + std::to_string(t.dram_bytes) + "-byte DRAM");
+           name + " bytes " + std::to_string(p.offset) + ".." + std::to_string(p.offset + e.bytes - 1) +
+               " exceed the " + std::to_string(bytes) + "-byte " + name);
     }
     return {0, 1, p.offset, p.offset + e.bytes, in_bounds};
-  }
-
-  /// A memory the target adds, from its spec's fields: partitions (start rule as above), alignment, bytes.
-  region check_user_memory(const function& f, const tensor& x) {
-    const memory_spec* s = user_memory(m_.tgt, x.memory);
-    if (s == nullptr) {
-      fail(verify_failure_kind::out_of_bounds, f, x, x.loc,
-           "lives in memory " + std::to_string(static_cast<unsigned>(x.memory)) + ", which the target does not have");
-      return {};
-    }
-    const placement& p = *x.at;
-    const extent& e = x.shape;
-    const std::string name(s->log_name);
-    bool in_bounds = true;
-    if (std::uint64_t{p.partition} + e.partitions > s->partitions) {
-      in_bounds = false;
-      fail(verify_failure_kind::out_of_bounds, f, x, x.loc,
-           "partitions " + std::to_string(p.partition) + ".." +
-               std::to_string(std::uint64_t{p.partition} + e.partitions - 1) + " exceed the " +
-               std::to_string(s->partitions) + " of " + name);
-    }
-    const std::uint32_t step = e.partitions > 64 ? 128 : e.partitions > 32 ? 64 : 32;
-    if (s->partitions > 1 && p.partition % step != 0)
-      fail(verify_failure_kind::bad_start_partition, f, x, x.loc,
-           std::to_string(e.partitions) + " partitions may not start at partition " + std::to_string(p.partition) +
-               " (a multiple of " + std::to_string(step) + " is required)");
-    if (s->alignment > 1 && p.offset % s->alignment != 0)
-      fail(verify_failure_kind::misaligned, f, x, x.loc,
-           "byte offset " + std::to_string(p.offset) + " is not a multiple of " + std::to_string(s->alignment));
-    if (p.offset > s->bytes || e.bytes > s->bytes - p.offset) {
-      in_bounds = false;
-      fail(verify_failure_kind::out_of_bounds, f, x, x.loc,
-           "bytes " + std::to_string(p.offset) + ".." + std::to_string(p.offset + e.bytes - 1) + " exceed the " +
-               std::to_string(s->bytes) + " bytes" + (s->partitions > 1 ? " per partition" : "") + " of " + name);
-    }
-    return {p.partition, p.partition + e.partitions, p.offset, p.offset + e.bytes, in_bounds};
   }
 
   std::vector<std::uint64_t> plan(const function& f) { return plan_iterations(f, opt_, r_.loops_shortened); }
