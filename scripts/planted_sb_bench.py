@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """planted_sb_bench.py [--first-seed F] [--seeds K] [--sizes N,...] [--timeout S] [--build DIR]
-                       [--before DIR] [--no-colorer]
-Fit rate and time of gca-alloc -O2 on planted SB kernels (gca-gen --planted-sb: a spill-free placement
+                       [--before DIR] [--no-colorer] [--opt L] [--allocator color|lsa]
+Fit rate and time of gca-alloc -O2 (or -OL, and --allocator) on planted SB kernels (gca-gen --planted-sb: a spill-free placement
 exists by construction), seeds F..F+K-1. Columns: the colorer alone (--no-placement-search, unless
 --no-colorer), then, with --before DIR, the colorer plus the exact placement search of another build (e.g.
 one made from an earlier commit), then the colorer plus the search of --build (default: build). Every
@@ -12,7 +12,8 @@ import argparse, os, re, statistics, subprocess, tempfile, time
 
 root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 families = [("mixed partitions", ["--family", "mixed"]), ("128-only", ["--family", "128"]),
-            ("mixed, 20 % pinned", ["--family", "mixed", "--pins", "0.2"]), ("tight partition mixes", ["--family", "tight"])]
+            ("mixed, 20 % pinned", ["--family", "mixed", "--pins", "0.2"]), ("tight partition mixes", ["--family", "tight"]),
+            ("tight, 20 % pinned", ["--family", "tight", "--pins", "0.2"])]
 
 ap = argparse.ArgumentParser()
 ap.add_argument("--first-seed", type=int, default=1)
@@ -24,6 +25,8 @@ ap.add_argument("--build", default=os.path.join(root, "build"))
 ap.add_argument("--before", default="")
 ap.add_argument("--no-colorer", action="store_true")
 ap.add_argument("--log", default="")
+ap.add_argument("--opt", default="2", help="gca-alloc's optlevel (1, 2, 3, 6, 7)")
+ap.add_argument("--allocator", default="", help="gca-alloc --allocator (color or lsa; default: its own)")
 args = ap.parse_args()
 sizes = [int(s) for s in args.sizes.split(",")]
 gen = os.path.join(args.build, "examples", "gca-gen")
@@ -38,7 +41,8 @@ wanted = [f for f in families if not args.families or any(f[0].startswith(p) for
 
 def run(exe, path, extra):
     t0 = time.perf_counter()
-    p = subprocess.run([exe, "-O2", "--threads", "1", "--timeout", str(args.timeout)] + extra + [path],
+    alloc_flags = ["--allocator", args.allocator] if args.allocator else []
+    p = subprocess.run([exe, "-O" + args.opt, "--threads", "1", "--timeout", str(args.timeout)] + alloc_flags + extra + [path],
                        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     dt = time.perf_counter() - t0
     fit = p.returncode == 0 and re.search(r", 0 webs spilled,", p.stderr) is not None
