@@ -351,9 +351,11 @@ class checker {
       case memory_type::sb:
         return check_rectangle(f, x, t.sb_partitions, t.sb_usable, t.sb_alignment, "SB");
       case memory_type::psum: {
-        g = check_rectangle(f, x, t.sb_partitions, std::uint64_t{t.psum_banks} * t.psum_bank_bytes, t.psum_alignment,
-                            "PSUM");
-        if (g.simulated && !t.psum_may_span_banks && t.psum_bank_bytes != 0 &&
+        const std::uint64_t cap = std::uint64_t{t.psum_banks} * t.psum_bank_bytes;
+        g = check_rectangle(f, x, t.sb_partitions, cap, t.psum_alignment, "PSUM");
+        // Judged whenever its bytes are inside PSUM, whatever its partitions (as before check_rectangle).
+        const bool bytes_inside = p.offset <= cap && e.bytes <= cap - p.offset;
+        if (bytes_inside && !t.psum_may_span_banks && t.psum_bank_bytes != 0 &&
             p.offset / t.psum_bank_bytes != (p.offset + e.bytes - 1) / t.psum_bank_bytes)
           fail(verify_failure_kind::crosses_bank, f, x, x.loc,
                "PSUM bytes " + std::to_string(p.offset) + ".." + std::to_string(p.offset + e.bytes - 1) +
