@@ -11,6 +11,8 @@
 // `--first-seed N` starts the seeds at N (1 by default: develop on other seeds than the published ones).
 // `--baseline 1` also runs every instance with `valley_branching` off (the level-order search alone:
 // the search before (f)) in the same run and prints its fits, median and maximum next to the new ones.
+// `--threads N` (1 by default) is the search's `threads`: 1 runs its two lanes, (f) and the level order, in
+// turns on one core, 2 at once on two (the same answers and node counts; engine/lanes.hpp).
 // `--only challenging` or `--only planted` prints one table. Every run gets `--deadline-ms` (1000 by default). A fit is checked here by a pairwise overlap test
 // that does not use the search, and a search claiming "infeasible" on a planted instance is reported
 // as a bug (it cannot be: the planted placement exists).
@@ -70,11 +72,14 @@ struct prepared {
   }
 };
 
+unsigned search_threads = 1;  // --threads
+
 outcome run_search(const gca::dsa_problem& p, const prepared& q, std::uint64_t cap, long deadline_ms,
                    bool valley = true) {
   outcome o;
   gca::linear_search_options so;
   so.valley_branching = valley;
+  so.threads = search_threads;
   const auto t0 = std::chrono::steady_clock::now();
   so.deadline = t0 + std::chrono::milliseconds(deadline_ms);
   o.res = gca::search_placement(q.g, q.ext, q.life, gca::linear_dram(cap, 1), so);
@@ -138,6 +143,7 @@ int main(int argc, char** argv) {
     else if (a == "--sizes") sizes = split(v);
     else if (a == "--families") families = split(v);
     else if (a == "--extra") extra.emplace_back(v);
+    else if (a == "--threads") search_threads = static_cast<unsigned>(std::max(1, std::atoi(v.data())));
     else if (a == "--only") challenging = v == "challenging", planted = v == "planted";
     else {
       std::fprintf(stderr, "bench-search: unknown option %s\n", argv[i]);
@@ -156,6 +162,7 @@ int main(int argc, char** argv) {
       rows.push_back({std::string(GCA_DATA_DIR) + "/dsa/challenging/" + n + ".1048576.csv",
                       std::string("challenging/") + n + ".1048576", t});
     for (const std::string& e : extra) rows.push_back({e, e.substr(e.find_last_of('/') + 1), 0});
+    std::printf("search threads: %u\n\n", search_threads);
     std::printf("| file | buffers | max-live | fits | peak | search time | nodes | restarts | MiniMalloc time |\n");
     std::printf("|---|---:|---:|---|---:|---:|---:|---:|---:|\n");
     for (const row& r : rows) {
@@ -184,8 +191,8 @@ int main(int argc, char** argv) {
     }
   }
   if (planted) {
-    std::printf("\nplanted instances: tightness %.2f, seeds %d..%d, deadline %ld ms per run\n\n", tightness, first_seed,
-                first_seed + seeds - 1, deadline_ms);
+    std::printf("\nplanted instances: tightness %.2f, seeds %d..%d, deadline %ld ms per run, search threads %u\n\n",
+                tightness, first_seed, first_seed + seeds - 1, deadline_ms, search_threads);
     if (baseline) {
       std::printf("| family | buffers | before fits | median | max | search fits | median | max | colorer fits | median | max |\n");
       std::printf("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");

@@ -224,8 +224,8 @@ instance planted_instance(planted_family f, std::size_t n, std::uint64_t seed) {
 
 TEST_CASE("search: valley branching (f) and the rules under it earn their keep") {
   SUBCASE("(f) finds a planted tiling the level order does not find in 5x the nodes") {
-    // uniform, 150 buffers: (f) needs 1,355 nodes (restarts alternate it with the level order), the
-    // level order alone 10,721 (node counts are deterministic without a deadline).
+    // uniform, 150 buffers: the race of (f) and the level order needs 1,532 nodes ((f) decides it in
+    // 766), the level order alone 10,721 (node counts are deterministic without a deadline).
     const instance in = planted_instance(planted_family::uniform, 150, 1000);
     linear_search_options o;
     o.node_limit = 2000;
@@ -290,6 +290,45 @@ TEST_CASE("search: valley branching (f) and the rules under it earn their keep")
   }
 }
 
+/// A challenging DSA file as buffers.
+std::vector<buf> challenging(const char* name) {
+  const dsa_problem p = read_dsa_csv_file(std::string(GCA_DATA_DIR) + "/dsa/challenging/" + name + ".1048576.csv");
+  std::vector<buf> b;
+  for (const dsa_buffer& x : p.buffers) b.push_back({x.lower, x.upper, x.size});
+  return b;
+}
+
+TEST_CASE("search: (f) and the level order race on each part, with one answer on one thread or two") {
+  // Challenging H: the level lane decides it in 1,673 nodes, where (f) alone gives up after millions;
+  // the race stops (f) there, 3,346 nodes in all (362,814 when the two took turns round by round). A
+  // planted uniform tiling of 150 buffers goes the other way. Taking turns on one thread or running at
+  // once on two, the winner, its placement and the node count are the same.
+  const instance h(challenging("H"));
+  const instance u = planted_instance(planted_family::uniform, 150, 1000);
+  for (const instance* in : {&h, &u}) {
+    linear_search_options o;
+    o.node_limit = 200'000;
+    o.threads = 1;
+    const search_result one = in->run(1048576, o);
+    o.threads = 2;
+    const search_result two = in->run(1048576, o);
+    REQUIRE(one.found());
+    REQUIRE(two.found());
+    CHECK(valid(in->bufs, one.placements, 1048576));
+    CHECK(one.stats.nodes == two.stats.nodes);
+    CHECK(one.stats.rounds == two.stats.rounds);
+    bool same = true;
+    for (std::size_t v = 0; v < one.placements.size(); ++v) same = same && one.placements[v] == two.placements[v];
+    CHECK(same);
+    MESSAGE("race: " << one.stats.nodes << " nodes, " << one.stats.rounds << " rounds");
+  }
+  linear_search_options o;
+  o.node_limit = 200'000;
+  CHECK(h.run(1048576, o).stats.nodes == 2 * 1673);
+  o.valley_branching = false;  // the level order alone, no race
+  CHECK(h.run(1048576, o).stats.nodes == 1673);
+}
+
 TEST_CASE("search: the challenging DSA files fit within their capacity") {
   for (const char* name : {"A", "B", "C", "D", "E", "F"}) {
     CAPTURE(name);
@@ -299,7 +338,7 @@ TEST_CASE("search: the challenging DSA files fit within their capacity") {
     for (const dsa_buffer& x : p.buffers) b.push_back({x.lower, x.upper, x.size});
     const instance in(b);
     // A node limit, not a clock: the result must not depend on the machine or the build (under the
-    // sanitizers a clock of 20 s ran out on a slow machine). The six need 1,861 to 510,152 nodes today.
+    // sanitizers a clock of 20 s ran out on a slow machine). The six need 2,936 to 473,802 nodes today.
     linear_search_options o;
     o.node_limit = 2'000'000;
     const search_result r = in.run(1048576, o);

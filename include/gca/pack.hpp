@@ -148,6 +148,7 @@ inline pack_result pack(const dsa_problem& p, const pack_options& opt = {}) {
     linear_search_options so;
     so.deadline = t0 + opt.search_time;
     so.node_limit = opt.search_nodes;
+    so.threads = threads;  // the race of the search's two lanes: at once on two threads, same answer
     if (!opt.capacity) so.capacity = out.max_live;
     if (!g) g = build_interference(live);
     const search_result s = search_placement(*g, extents, lifetimes, geom, so);

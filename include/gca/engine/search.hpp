@@ -92,9 +92,15 @@
 //       it made no measurable difference under (f) and is applied only in the level order. (c) is
 //       checked with base(k) = max(floor(k), min h). The memo key is the unplaced set and the floors of
 //       the sections holding them: it does not depend on the order, so a failure found in one (f)
-//       round is reused by the later ones. With (f) applicable, the restart rounds alternate between
-//       (f) and the level order (each with the static orders in turn): on the challenging files each
-//       solves some that the other does not solve in seconds (PERFORMANCE.md section 1).
+//       round is reused by the later ones. With (f) applicable, (f) and the level order RACE on each
+//       independent part (two lanes, each with the static orders in turn and its own failed states;
+//       engine/lanes.hpp): the part takes the placement, or the proof, of the lane that decides it in
+//       fewer nodes of its own, and the other lane is stopped there. On the challenging files each
+//       decides within a second some that the other does not decide in ten (PERFORMANCE.md section
+//       1). The rule is stated in nodes, so the answer and the node count are the same whether the
+//       lanes take turns on one thread or run at once on two (`threads`); the race costs at most twice
+//       the winner's nodes in turns, the winner's time at once. (Before, the restart rounds alternated
+//       between the two: a part cost the sum of both searches' rounds up to the one that decided it.)
 // Branching: candidates (nodes allowed by every active rule) are tried lowest h first, then by a static
 // rank. Four ranks take turns in the restarts: the time sweep (earliest start, then longer, then larger:
 // one level is filled left to right; switch `sweep_order`), and three "hard nodes first" orders (the
@@ -137,15 +143,18 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <exception>
 #include <limits>
 #include <optional>
 #include <span>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <unordered_set>
 #include <utility>
 #include <vector>
 
+#include <gca/engine/lanes.hpp>
 #include <gca/engine/search_status.hpp>
 #include <gca/error.hpp>
 #include <gca/geometry/concept.hpp>
@@ -160,7 +169,7 @@ namespace gca {
 /// them on in production.
 struct linear_search_options {
   std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max();
-  std::uint64_t node_limit = std::numeric_limits<std::uint64_t>::max();
+  std::uint64_t node_limit = std::numeric_limits<std::uint64_t>::max();  // in all (the race: half per lane)
   std::uint64_t capacity = unbounded;  // a tighter limit than the geometry's capacity (unbounded: none)
   bool bound = true;               // (a) prune when some unplaced node cannot fit any more
   bool gap_dominance = true;       // (b1) never leave below b a gap some unplaced node fits in
@@ -176,6 +185,10 @@ struct linear_search_options {
   bool sweep_order = true;         // add the time-sweep static order (earliest start first) to the restarts
   bool shuffle_ties = true;        // restarts after the first round of orders perturb them (seeded)
   bool valley_branching = true;    // (f) fill one valley of the skyline at a time (needs exact lifetimes)
+  // With (f) applicable, its lane and the level order's race on each part (engine/lanes.hpp): 1 runs
+  // them in turns on one core, 2 or more at once on two threads. The answer and the node counts are the
+  // same either way.
+  unsigned threads = 1;
 };
 
 struct search_stats {
@@ -240,21 +253,8 @@ class placement_search {
     for (std::size_t v = 0; v < n_; ++v)
       if (size_[v] == 0 || size_[v] > cap_) ok = false;
     if (ok) {
-      // The root's independent parts (zero cuts), each with its own restarts; one part when the switch
-      // is off or there are no lifetimes.
-      std::vector<std::uint32_t> points{0};
-      if (sections_ && opt_.decompose && opt_.part_restarts)
-        for (std::uint32_t k = 0; k + 1 < sections(); ++k)
-          if (cuts_[k] == 0) points.push_back(k + 1);
-      points.push_back(static_cast<std::uint32_t>(sections()));
-      out = outcome::ok;
-      for (std::size_t i = 0; i + 1 < points.size() && out == outcome::ok; ++i) {
-        std::vector<node_id> part;
-        for (std::size_t v = 0; v < n_; ++v)
-          if (points.size() == 2 || (sec_lo_[v] < points[i + 1] && sec_hi_[v] > points[i]))
-            part.push_back(static_cast<node_id>(v));
-        if (!part.empty()) out = restart(part, points[i], points[i + 1]);
-      }
+      const std::vector<root_part> parts = root_parts();
+      out = valley_ok_ ? race(parts) : solve_each(parts);
     }
     r.stats = st_;
     r.stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -284,6 +284,205 @@ class placement_search {
   static constexpr std::size_t heuristics = 3;
   static constexpr std::array<std::size_t, 4> order_list{6, 0, 1, 2};  // with the sweep order
 
+  /// An independent part of the whole problem: its nodes, alone in sections [lo, hi).
+  struct root_part {
+    std::vector<node_id> nodes;
+    std::uint32_t lo, hi;
+  };
+
+  /// The root's independent parts (zero cuts), each to get its own restarts; one part when the switch
+  /// is off or there are no lifetimes.
+  std::vector<root_part> root_parts() const {
+    std::vector<std::uint32_t> points{0};
+    if (sections_ && opt_.decompose && opt_.part_restarts)
+      for (std::uint32_t k = 0; k + 1 < sections(); ++k)
+        if (cuts_[k] == 0) points.push_back(k + 1);
+    points.push_back(static_cast<std::uint32_t>(sections()));
+    std::vector<root_part> parts;
+    for (std::size_t i = 0; i + 1 < points.size(); ++i) {
+      root_part p{{}, points[i], points[i + 1]};
+      for (std::size_t v = 0; v < n_; ++v)
+        if (points.size() == 2 || (sec_lo_[v] < points[i + 1] && sec_hi_[v] > points[i]))
+          p.nodes.push_back(static_cast<node_id>(v));
+      if (!p.nodes.empty()) parts.push_back(std::move(p));
+    }
+    return parts;
+  }
+
+  /// The level order alone on each part in turn (no race: (f) does not apply).
+  outcome solve_each(const std::vector<root_part>& parts) {
+    outcome out = outcome::ok;
+    for (std::size_t i = 0; i < parts.size() && out == outcome::ok; ++i)
+      out = restart(parts[i].nodes, parts[i].lo, parts[i].hi);
+    return out;
+  }
+
+  /// What one lane did on one part: its outcome and its statistics there.
+  struct lane_part {
+    outcome out = outcome::abort;
+    search_stats stats;
+  };
+
+  /// (f) (this searcher, lane 0) and the level order (a copy, lane 1) race on each part, by the rule of
+  /// engine/lanes.hpp: a part takes the placement, or the proof, of the lane that decides it in fewer
+  /// nodes. On the challenging files each of the two decides, within a second, files the other does not
+  /// decide in ten (PERFORMANCE.md section 1); racing them costs at most twice the winner in turns, the
+  /// winner's time at once, where taking turns round by round cost the sum of both up to the winner.
+  outcome race(const std::vector<root_part>& parts) {
+    // Each lane gets half of a node limit, so the race spends at most the limit.
+    if (opt_.node_limit != std::numeric_limits<std::uint64_t>::max())
+      opt_.node_limit = std::max<std::uint64_t>(1, opt_.node_limit / 2);
+    memo_cap_ /= 2;  // and half of the failed states kept, so the race takes no more memory
+    lane_ = 0;
+    placement_search level(*this);  // nothing is placed yet: the same problem, a state of its own
+    level.lane_ = 1;
+    search_stats total;
+    outcome out = outcome::ok;
+    for (const root_part& part : parts) {
+      lane_part mine, theirs;
+      const lane_race::verdict v = race_part(part, level, mine, theirs);
+      if (v.winner < 0) {  // both gave up: their whole work counts
+        add_stats(total, mine.stats, mine.stats.nodes);
+        add_stats(total, theirs.stats, theirs.stats.nodes);
+        out = outcome::abort;
+        break;
+      }
+      const lane_part& w = v.winner == 0 ? mine : theirs;
+      const lane_part& l = v.winner == 0 ? theirs : mine;
+      add_stats(total, w.stats, w.stats.nodes + std::min(l.stats.nodes, v.nodes));
+      if (v.winner == 1)
+        for (node_id x : part.nodes) off_[x] = level.off_[x];
+      if (!v.found) {
+        out = outcome::fail;
+        break;
+      }
+    }
+    st_ = total;
+    return out;
+  }
+
+  /// One part of the race. First both lanes on this thread, each up to probe_nodes: most parts are
+  /// decided there, by the same rule (a lane's walk does not depend on how it is run, only where it is
+  /// stopped), and need no thread. Otherwise both start the part over and race (lanes.hpp).
+  lane_race::verdict race_part(const root_part& part, placement_search& level, lane_part& mine, lane_part& theirs) {
+    static constexpr std::uint64_t probe_nodes = 4096;
+    const search_stats st0 = st_, st1 = level.st_;
+    const bool ab0 = aborted_, ab1 = level.aborted_;
+    mine = run_part(part, nullptr, probe_nodes);
+    const bool d0 = mine.out != outcome::abort;
+    theirs = level.run_part(part, nullptr, d0 ? mine.stats.nodes : probe_nodes);
+    const bool d1 = theirs.out != outcome::abort;
+    lane_race::verdict v;
+    if (d0 || d1) {
+      v = d1 && (!d0 || theirs.stats.nodes < mine.stats.nodes) ? lane_race::verdict{1, theirs.stats.nodes, theirs.out == outcome::ok}
+                                                              : lane_race::verdict{0, mine.stats.nodes, mine.out == outcome::ok};
+    } else {
+      undo_to(part_mark_);  // start over, as if the probe had not been
+      level.undo_to(level.part_mark_);
+      st_ = st0;
+      level.st_ = st1;
+      aborted_ = ab0;
+      level.aborted_ = ab1;
+      v = race_threads(part, level, mine, theirs);
+    }
+    end_part(v, mine.stats.nodes);
+    level.end_part(v, theirs.stats.nodes);
+    return v;
+  }
+
+  /// The part raced from scratch: the level lane on a thread of its own, this lane here (lanes.hpp).
+  lane_race::verdict race_threads(const root_part& part, placement_search& level, lane_part& mine, lane_part& theirs) {
+    lane_race gate(opt_.threads > 1);
+    lane_race::verdict v0, v1;
+    std::exception_ptr error0, error1;
+    const auto deadline = watchdog_deadline();  // the caller's watchdog holds in the level lane too
+    std::thread other([&] {
+      const watchdog_scope scope(deadline);
+      try {
+        theirs = level.run_part(part, &gate);
+        v1 = gate.end(1, theirs.out != outcome::abort, theirs.out == outcome::ok, theirs.stats.nodes);
+      } catch (...) {
+        error1 = std::current_exception();
+        gate.leave(1);
+      }
+    });
+    try {
+      mine = run_part(part, &gate);
+      v0 = gate.end(0, mine.out != outcome::abort, mine.out == outcome::ok, mine.stats.nodes);
+    } catch (...) {
+      error0 = std::current_exception();
+      gate.leave(0);
+    }
+    other.join();
+    if (error0) std::rethrow_exception(error0);
+    if (error1) std::rethrow_exception(error1);
+    return v0;
+  }
+
+  /// This lane's walk of one part from a fresh start (the part's failed states, statistics and node
+  /// count begin here), under the race's `gate` or stopped after `quota` nodes. The stop only
+  /// ends the walk; up to it, the walk is the same however the lanes are run.
+  lane_part run_part(const root_part& part, lane_race* gate, std::uint64_t quota = no_quota) {
+    failed_.clear();  // another part's failed states never match here (their keys hold their sections)
+    const search_stats before = st_;
+    st_.deepest = 0;
+    part_base_ = st_.nodes;
+    part_mark_ = log_.size();
+    race_ = gate;
+    race_next_ = gate ? gate->tick_every() : 0;
+    quota_ = quota;
+    stopped_ = false;
+    if (gate) gate->begin(lane_);
+    const outcome o = restart(part.nodes, part.lo, part.hi);
+    race_ = nullptr;
+    quota_ = no_quota;
+    stopped_ = false;
+    return {o, stats_since(before)};
+  }
+
+  /// After the verdict: a lane that lost the part undoes it and counts the winner's nodes there (its
+  /// node limit is judged on that count, not on how far it ran).
+  void end_part(const lane_race::verdict& v, std::uint64_t own) {
+    if (v.winner == lane_) return;
+    undo_to(part_mark_);
+    if (v.winner >= 0) {
+      st_.nodes = part_base_ + std::min(own, v.nodes);
+      aborted_ = st_.nodes >= opt_.node_limit || past_deadline();
+    }
+  }
+
+  /// The statistics gathered since `before` (the additive ones; `deepest` of this part alone).
+  search_stats stats_since(const search_stats& before) const {
+    search_stats d = st_;
+    d.nodes -= before.nodes;
+    d.pruned_bound -= before.pruned_bound;
+    d.pruned_section -= before.pruned_section;
+    d.pruned_dominance -= before.pruned_dominance;
+    d.pruned_symmetry -= before.pruned_symmetry;
+    d.backtracks -= before.backtracks;
+    d.decompositions -= before.decompositions;
+    d.pruned_memo -= before.pruned_memo;
+    d.pruned_forced -= before.pruned_forced;
+    d.rounds -= before.rounds;
+    d.pruned_valley -= before.pruned_valley;
+    return d;
+  }
+
+  static void add_stats(search_stats& t, const search_stats& d, std::uint64_t nodes) {
+    t.nodes += nodes;
+    t.pruned_bound += d.pruned_bound;
+    t.pruned_section += d.pruned_section;
+    t.pruned_dominance += d.pruned_dominance;
+    t.pruned_symmetry += d.pruned_symmetry;
+    t.backtracks += d.backtracks;
+    t.decompositions += d.decompositions;
+    t.pruned_memo += d.pruned_memo;
+    t.pruned_forced += d.pruned_forced;
+    t.rounds += d.rounds;
+    t.pruned_valley += d.pruned_valley;
+    t.deepest = std::max(t.deepest, d.deepest);
+  }
+
   /// Solves `part` (all of it unplaced, alone in sections [slo, shi)) with restarts: each static order
   /// gets a node budget; the budget doubles after every round of orders, so a lucky order finishes early
   /// and an unlucky one cannot hold the search forever. The last round is unbounded (up to the user's
@@ -291,13 +490,11 @@ class placement_search {
   outcome restart(const std::vector<node_id>& part, std::uint32_t slo, std::uint32_t shi) {
     const std::size_t mark = log_.size();
     std::uint64_t budget = std::max<std::uint64_t>(part.size(), 64);
-    // With (f) applicable the rounds alternate between it and the level order, each order in turn:
-    // the two searches are strong on different problems (PERFORMANCE.md section 1).
-    const std::size_t modes = valley_ok_ ? 2 : 1;
+    // (f) in the valley lane (lane_ 0), the level order otherwise; each lane takes the orders in turn.
+    valley_ = lane_ == 0;
     for (std::size_t round = 0;; ++round) {
-      const std::size_t count = (opt_.sweep_order && sections_ ? heuristics + 1 : heuristics) * modes;
-      valley_ = valley_ok_ && round % 2 == 0;
-      const std::size_t slot = (round / modes + opt_.first_order) % (count / modes);
+      const std::size_t count = opt_.sweep_order && sections_ ? heuristics + 1 : heuristics;
+      const std::size_t slot = (round + opt_.first_order) % count;
       const std::size_t h = slot < order_list.size() && opt_.sweep_order && sections_ ? order_list[slot] : slot;
       // Every other cycle of orders perturbs the orders' ties (seeded by the round: deterministic), so a
       // restart does not always replay the same early mistakes; the cycles between keep the plain orders.
@@ -309,7 +506,7 @@ class placement_search {
       std::vector<node_id> nodes = part;
       const outcome out = solve(nodes, slo, shi);
       ++st_.rounds;
-      if (out != outcome::abort || aborted_ || last_round) return out;
+      if (out != outcome::abort || aborted_ || stopped_ || last_round) return out;
       undo_to(mark);  // a budget abort: start over with the next order
       if ((round + 1) % count == 0) budget *= 2;
     }
@@ -464,13 +661,21 @@ class placement_search {
     for (std::size_t i = 0; i < n_; ++i) rank_[ids[i]] = static_cast<std::uint32_t>(i);
   }
 
+  bool past_deadline() const {
+    return opt_.deadline != std::chrono::steady_clock::time_point::max() && std::chrono::steady_clock::now() >= opt_.deadline;
+  }
+
   bool out_of_budget() {
     watchdog_tick(16);  // a caller's watchdog (gca/watchdog.hpp) throws here: the clock every 256 nodes
-    if (aborted_) return true;
+    if (aborted_ || stopped_) return true;
     if (st_.nodes >= opt_.node_limit) aborted_ = true;
-    if ((st_.nodes & 255) == 0 && opt_.deadline != std::chrono::steady_clock::time_point::max() &&
-        std::chrono::steady_clock::now() >= opt_.deadline)
-      aborted_ = true;
+    if (st_.nodes - part_base_ > quota_) return stopped_ = true;  // the probe's end
+    if (race_ && st_.nodes - part_base_ >= race_next_) {  // the other lane decided first, or its turn
+      race_next_ += race_->tick_every();
+      stopped_ = race_->tick(lane_, st_.nodes - part_base_);
+      if (stopped_) return true;
+    }
+    if ((st_.nodes & 255) == 0 && past_deadline()) aborted_ = true;
     return aborted_ || st_.nodes >= attempt_limit_;
   }
 
@@ -656,7 +861,7 @@ class placement_search {
       ++st_.backtracks;
       if (o == outcome::abort) return o;
     }
-    if (opt_.memo && failed_.size() < memo_cap) failed_.insert(key);
+    if (opt_.memo && failed_.size() < memo_cap_) failed_.insert(key);
     return outcome::fail;
   }
 
@@ -875,7 +1080,7 @@ class placement_search {
       ++st_.backtracks;
       if (o == outcome::abort) return o;
     }
-    if (opt_.memo && failed_.size() < memo_cap) failed_.insert(key);
+    if (opt_.memo && failed_.size() < memo_cap_) failed_.insert(key);
     return outcome::fail;
   }
 
@@ -996,7 +1201,7 @@ class placement_search {
     }
   }
 
-  static constexpr std::size_t memo_cap = std::size_t{1} << 22;
+  std::size_t memo_cap_ = std::size_t{1} << 22;  // failed states kept (each of the race's lanes: half)
   std::unordered_set<memo_key, memo_hash> failed_;
   std::uint64_t variant_ = 0;
 
@@ -1024,6 +1229,14 @@ class placement_search {
   search_stats st_;
   std::uint64_t attempt_limit_ = std::numeric_limits<std::uint64_t>::max();
   bool aborted_ = false;
+  int lane_ = -1;                   // the race's lane: 0 (f), 1 the level order; -1 no race (level order)
+  lane_race* race_ = nullptr;       // set while a lane runs a part
+  std::uint64_t part_base_ = 0;     // st_.nodes when the lane began the current part
+  std::uint64_t race_next_ = 0;     // the part's node count of the next tick
+  bool stopped_ = false;            // the other lane decided the current part in fewer nodes
+  static constexpr std::uint64_t no_quota = std::numeric_limits<std::uint64_t>::max();
+  std::uint64_t quota_ = no_quota;  // the race's probe: nodes of the part before stopping
+  std::size_t part_mark_ = 0;       // log_ when the lane began the current part
   std::size_t placed_count_ = 0;
   bool valley_ok_ = false;                   // (f) is on and applicable (lifetimes match the graph)
   bool valley_ = false;                      // the current round uses (f)
