@@ -15,8 +15,8 @@
 // counts the search's placements (0 when it did not run); MS is the search's budget (2000 by default),
 // --search-nodes N its node budget (deterministic, unlike the time budget).
 // Exit status: 0 fits (or no capacity), 3 does not fit (nothing written), 1 bad input or usage.
-// --threads T runs the best-of-n variants on T threads (0, the default: one per hardware thread); the
-// result does not depend on T.
+// --threads T runs the best-of-n variants on T threads (0, the default: one per hardware thread), and
+// with T >= 2 the search's two lanes at once (gca/engine/lanes.hpp); the result does not depend on T.
 // Per-buffer alignments are honored by aligning every buffer to the least common multiple of them and
 // --alignment (exact for the usual powers of two, conservative otherwise).
 #include <chrono>

@@ -9,8 +9,10 @@
 #include <cstdint>
 #include <random>
 #include <string>
+#include <thread>
 #include <vector>
 
+#include <gca/engine/lanes.hpp>
 #include <gca/engine/search.hpp>
 #include <gca/geometry/linear_dram.hpp>
 #include <gca/graph/interference.hpp>
@@ -327,6 +329,54 @@ TEST_CASE("search: (f) and the level order race on each part, with one answer on
   CHECK(h.run(1048576, o).stats.nodes == 2 * 1673);
   o.valley_branching = false;  // the level order alone, no race
   CHECK(h.run(1048576, o).stats.nodes == 1673);
+}
+
+TEST_CASE("lanes: the race's verdict is a rule in node counts, and a lane that throws is not waited for") {
+  using detail::lane_race;
+  for (const bool concurrent : {false, true}) {
+    CAPTURE(concurrent);
+    lane_race gate(concurrent);
+    lane_race::verdict v1;
+    // Part 1: lane 1 decides (finds) at 2,000 nodes, lane 0 would at 3,000: lane 1 wins with its count.
+    // Part 2: both decide at 500, a tie: lane 0 wins. Part 3: neither decides: no winner.
+    std::thread other([&] {
+      gate.begin(1);
+      for (std::uint64_t n = gate.tick_every(); n < 2000; n += gate.tick_every()) CHECK_FALSE(gate.tick(1, n));
+      v1 = gate.end(1, true, true, 2000);
+      gate.begin(1);
+      gate.end(1, true, false, 500);
+      gate.begin(1);
+      gate.end(1, false, false, 7);
+    });
+    gate.begin(0);
+    std::uint64_t n = gate.tick_every();
+    bool stopped = false;
+    for (; n <= 3000 && !stopped; n += gate.tick_every()) stopped = gate.tick(0, n);
+    // lane 0 is stopped once past 2,000 (concurrently it may also reach 3,000 first: the verdict is the same)
+    const lane_race::verdict v0 = gate.end(0, !stopped, true, stopped ? n : 3000);
+    CHECK(v0.winner == 1);
+    CHECK(v0.nodes == 2000);
+    CHECK(v0.found);
+    gate.begin(0);
+    const lane_race::verdict tie = gate.end(0, true, true, 500);
+    CHECK(tie.winner == 0);
+    CHECK(tie.found);
+    gate.begin(0);
+    CHECK(gate.end(0, false, false, 9).winner == -1);
+    other.join();
+    CHECK(v1.winner == 1);
+    // A lane that leaves: the other is stopped at its next tick and ends the part without waiting.
+    lane_race gone(concurrent);
+    std::thread leaver([&] {
+      gone.begin(1);
+      gone.leave(1);
+    });
+    gone.begin(0);
+    bool stop = false;
+    for (std::uint64_t k = gone.tick_every(); !stop; k += gone.tick_every()) stop = gone.tick(0, k);
+    CHECK(gone.end(0, false, false, 0).winner == -1);
+    leaver.join();
+  }
 }
 
 TEST_CASE("search: the challenging DSA files fit within their capacity") {

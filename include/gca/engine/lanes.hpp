@@ -16,12 +16,14 @@
 //               lane, not of the two in turn);
 //   in turns    the lanes take turns of `turn_nodes` nodes, only one running at a time (one core: the
 //               part costs at most twice the winner's nodes).
-// Both give the same answer, node for node. A part is a barrier: neither lane starts the next part
-// before both have ended this one, so the node counts each lane carries into the next part, hence its
-// node limit there, are the race's and not the scheduler's.
+// Both give the same answer, node for node. A caller may also run a lane alone, stopped past the other's
+// count, when the other decided before the race began (engine/search.hpp does so for parts its first
+// lane decides within one turn, without starting a thread): the same rule. After each part the loser
+// carries the winner's count, not its own, into the next one, so its node limit there is the race's
+// and not the scheduler's.
 //
 // A lane that leaves (an exception: a caller's watchdog, bad_alloc) is never waited for again; the
-// other lane then runs alone and the caller rethrows.
+// other lane stops at its next tick, and the caller rethrows.
 #pragma once
 
 #include <condition_variable>

@@ -144,6 +144,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <exception>
+#include <functional>
 #include <limits>
 #include <optional>
 #include <span>
@@ -361,62 +362,53 @@ class placement_search {
     return out;
   }
 
-  /// One part of the race. First both lanes on this thread, each up to probe_nodes: most parts are
-  /// decided there, by the same rule (a lane's walk does not depend on how it is run, only where it is
-  /// stopped), and need no thread. Otherwise both start the part over and race (lanes.hpp).
+  /// One part of the race (lanes.hpp). This lane (0) runs here; the level lane gets a thread of its own
+  /// only when this one reaches lane_race::turn_nodes nodes without deciding the part. Most parts are
+  /// decided sooner, and then the level lane runs here after it, stopped past this lane's count: the
+  /// same rule, without a thread (a lane's walk does not depend on how it is run, only where it stops).
   lane_race::verdict race_part(const root_part& part, placement_search& level, lane_part& mine, lane_part& theirs) {
-    static constexpr std::uint64_t probe_nodes = 4096;
-    const search_stats st0 = st_, st1 = level.st_;
-    const bool ab0 = aborted_, ab1 = level.aborted_;
-    mine = run_part(part, nullptr, probe_nodes);
-    const bool d0 = mine.out != outcome::abort;
-    theirs = level.run_part(part, nullptr, d0 ? mine.stats.nodes : probe_nodes);
-    const bool d1 = theirs.out != outcome::abort;
+    lane_race gate(opt_.threads > 1);
+    std::thread other;
+    std::exception_ptr error1;
+    const auto deadline = watchdog_deadline();  // the caller's watchdog holds in the level lane too
+    start_other_ = [&] {
+      other = std::thread([&] {
+        const watchdog_scope scope(deadline);
+        try {
+          theirs = level.run_part(part, &gate);
+          gate.end(1, theirs.out != outcome::abort, theirs.out == outcome::ok, theirs.stats.nodes);
+        } catch (...) {
+          error1 = std::current_exception();
+          gate.leave(1);
+        }
+      });
+    };
     lane_race::verdict v;
-    if (d0 || d1) {
-      v = d1 && (!d0 || theirs.stats.nodes < mine.stats.nodes) ? lane_race::verdict{1, theirs.stats.nodes, theirs.out == outcome::ok}
-                                                              : lane_race::verdict{0, mine.stats.nodes, mine.out == outcome::ok};
-    } else {
-      undo_to(part_mark_);  // start over, as if the probe had not been
-      level.undo_to(level.part_mark_);
-      st_ = st0;
-      level.st_ = st1;
-      aborted_ = ab0;
-      level.aborted_ = ab1;
-      v = race_threads(part, level, mine, theirs);
+    try {
+      mine = run_part(part, &gate);
+      if (other.joinable()) v = gate.end(0, mine.out != outcome::abort, mine.out == outcome::ok, mine.stats.nodes);
+    } catch (...) {
+      start_other_ = nullptr;
+      gate.leave(0);
+      if (other.joinable()) other.join();
+      throw;
+    }
+    start_other_ = nullptr;
+    if (other.joinable()) {
+      other.join();
+      if (error1) std::rethrow_exception(error1);
+    } else {  // decided (or given up) within its first turn: the level lane runs here, after it
+      const bool d0 = mine.out != outcome::abort;
+      theirs = level.run_part(part, nullptr, d0 ? mine.stats.nodes : no_quota);
+      const bool d1 = theirs.out != outcome::abort;
+      if (d1 && (!d0 || theirs.stats.nodes < mine.stats.nodes))
+        v = {1, theirs.stats.nodes, theirs.out == outcome::ok};
+      else if (d0)
+        v = {0, mine.stats.nodes, mine.out == outcome::ok};
     }
     end_part(v, mine.stats.nodes);
     level.end_part(v, theirs.stats.nodes);
     return v;
-  }
-
-  /// The part raced from scratch: the level lane on a thread of its own, this lane here (lanes.hpp).
-  lane_race::verdict race_threads(const root_part& part, placement_search& level, lane_part& mine, lane_part& theirs) {
-    lane_race gate(opt_.threads > 1);
-    lane_race::verdict v0, v1;
-    std::exception_ptr error0, error1;
-    const auto deadline = watchdog_deadline();  // the caller's watchdog holds in the level lane too
-    std::thread other([&] {
-      const watchdog_scope scope(deadline);
-      try {
-        theirs = level.run_part(part, &gate);
-        v1 = gate.end(1, theirs.out != outcome::abort, theirs.out == outcome::ok, theirs.stats.nodes);
-      } catch (...) {
-        error1 = std::current_exception();
-        gate.leave(1);
-      }
-    });
-    try {
-      mine = run_part(part, &gate);
-      v0 = gate.end(0, mine.out != outcome::abort, mine.out == outcome::ok, mine.stats.nodes);
-    } catch (...) {
-      error0 = std::current_exception();
-      gate.leave(0);
-    }
-    other.join();
-    if (error0) std::rethrow_exception(error0);
-    if (error1) std::rethrow_exception(error1);
-    return v0;
   }
 
   /// This lane's walk of one part from a fresh start (the part's failed states, statistics and node
@@ -429,7 +421,7 @@ class placement_search {
     part_base_ = st_.nodes;
     part_mark_ = log_.size();
     race_ = gate;
-    race_next_ = gate ? gate->tick_every() : 0;
+    race_next_ = gate ? (start_other_ ? lane_race::turn_nodes : gate->tick_every()) : 0;
     quota_ = quota;
     stopped_ = false;
     if (gate) gate->begin(lane_);
@@ -669,8 +661,12 @@ class placement_search {
     watchdog_tick(16);  // a caller's watchdog (gca/watchdog.hpp) throws here: the clock every 256 nodes
     if (aborted_ || stopped_) return true;
     if (st_.nodes >= opt_.node_limit) aborted_ = true;
-    if (st_.nodes - part_base_ > quota_) return stopped_ = true;  // the probe's end
+    if (st_.nodes - part_base_ > quota_) return stopped_ = true;  // past the other lane's count
     if (race_ && st_.nodes - part_base_ >= race_next_) {  // the other lane decided first, or its turn
+      if (start_other_) {  // the race's lane 0 did not decide the part in its first turn: lane 1 starts
+        start_other_();
+        start_other_ = nullptr;
+      }
       race_next_ += race_->tick_every();
       stopped_ = race_->tick(lane_, st_.nodes - part_base_);
       if (stopped_) return true;
@@ -1235,8 +1231,9 @@ class placement_search {
   std::uint64_t race_next_ = 0;     // the part's node count of the next tick
   bool stopped_ = false;            // the other lane decided the current part in fewer nodes
   static constexpr std::uint64_t no_quota = std::numeric_limits<std::uint64_t>::max();
-  std::uint64_t quota_ = no_quota;  // the race's probe: nodes of the part before stopping
+  std::uint64_t quota_ = no_quota;  // nodes of the part before stopping (lane 1 run after lane 0)
   std::size_t part_mark_ = 0;       // log_ when the lane began the current part
+  std::function<void()> start_other_;  // lane 0 of the race, before its first tick: starts lane 1
   std::size_t placed_count_ = 0;
   bool valley_ok_ = false;                   // (f) is on and applicable (lifetimes match the graph)
   bool valley_ = false;                      // the current round uses (f)
