@@ -244,6 +244,9 @@ class placement_search {
     if (valley_ok_) {
       starts_.assign(sections(), {});
       for (std::size_t v = 0; v < n_; ++v) starts_[sec_lo_[v]].push_back(static_cast<node_id>(v));
+      vkey_.resize(n_);  // each node's two terms of valley_key, mixed once here rather than in every state
+      for (std::uint64_t c = 0; c < n_; ++c)
+        vkey_[c] = {mix(c * 0x9E3779B97F4A7C15ull + 1), mix((c << 40) ^ 0x632BE59BD9B4E019ull)};
     }
   }
 
@@ -331,7 +334,7 @@ class placement_search {
   /// decide in ten (PERFORMANCE.md section 1); racing them costs at most twice the winner in turns, the
   /// winner's time at once, where taking turns round by round cost the sum of both up to the winner.
   outcome race(const std::vector<root_part>& parts) {
-    memo_cap_ /= 2;  // and half of the failed states kept, so the race takes no more memory
+    memo_cap_ /= 2;  // each lane keeps half as many failed states: the race takes no more memory
     lane_ = 0;
     placement_search level(*this);  // nothing is placed yet: the same problem, a state of its own
     level.lane_ = 1;
@@ -906,15 +909,12 @@ class placement_search {
     bool viable = true;
   };
 
-  /// Counts the viable branches of valley v from its left end (`right` false: which node at y is the
-  /// leftmost) or its right end, and appends every branch to `out` if given. A branch is viable unless
-  /// its raise fails the look-ahead of (c) (level + rem(k) > capacity in a raised section k), leaves
-  /// room a node inside the raised sections fits in ((b1)), or has no level to raise to (walls).
-  std::size_t scan_valley(const valley& v, bool right, std::vector<vbranch>* out) {
+  /// What scan_valley reads of valley v, the same from both ends (so computed once per valley):
+  /// vpre_[i] / vsuf_[i], the largest rem in [a, a + i) / [a + i, b); vmin_hi_[i] / vmin_lo_[i], the
+  /// smallest unplaced node lying inside [a, a + i) / [a + i, b).
+  void prepare_valley(const valley& v) {
     constexpr std::uint64_t inf = std::numeric_limits<std::uint64_t>::max();
     const std::uint32_t w = v.b - v.a;
-    // vpre_[i] / vsuf_[i]: largest rem in [a, a + i) / [a + i, b); vmin_hi_[i] / vmin_lo_[i]: smallest
-    // unplaced node lying inside [a, a + i) / [a + i, b).
     vpre_.assign(w + 1, 0);
     vsuf_.assign(w + 1, 0);
     vmin_hi_.assign(w + 1, inf);
@@ -929,6 +929,17 @@ class placement_search {
         }
     for (std::uint32_t i = 0; i < w; ++i) vmin_hi_[i + 1] = std::min(vmin_hi_[i + 1], vmin_hi_[i]);
     for (std::uint32_t i = w; i-- > 0;) vmin_lo_[i] = std::min(vmin_lo_[i], vmin_lo_[i + 1]);
+  }
+
+  /// Counts the viable branches of valley v (prepare_valley(v) done) from its left end (`right` false:
+  /// which node at y is the leftmost) or its right end, and appends every branch to `out` if given. A
+  /// branch is viable unless its raise fails the look-ahead of (c) (level + rem(k) > capacity in a raised
+  /// section k), leaves room a node inside the raised sections fits in ((b1)), or has no level to raise
+  /// to (walls). Without `out`, stops counting past `limit` (pick_valley's best so far: more loses).
+  std::size_t scan_valley(const valley& v, bool right, std::vector<vbranch>* out,
+                          std::size_t limit = std::numeric_limits<std::size_t>::max()) {
+    constexpr std::uint64_t inf = std::numeric_limits<std::uint64_t>::max();
+    const std::uint32_t w = v.b - v.a;
     // Raising the prefix [a, a + i) (suffix [a + i, b) when `right`) to `level`.
     auto viable = [&](std::uint32_t i, std::uint64_t level) {
       const bool empty = right ? i == w : i == 0;
@@ -949,6 +960,7 @@ class placement_search {
         const std::uint32_t i = right ? sec_hi_[c] - v.a : k - v.a;
         const bool ok = viable(i, level);
         count += ok;
+        if (!out && count > limit) return count;
         if (out) {
           const std::uint32_t width = right ? w - i : i;
           out->push_back({c, right ? sec_hi_[c] : v.a, right ? v.b : k, level,
@@ -982,8 +994,9 @@ class placement_search {
       v.right = v.b < shi ? level_of(v.b) : unbounded;
       if ((v.left != unbounded && align_up(v.left) < v.y) || (v.right != unbounded && align_up(v.right) < v.y))
         continue;  // not a local minimum
+      prepare_valley(v);
       for (bool right : {false, true}) {
-        const std::size_t c = scan_valley(v, right, nullptr);
+        const std::size_t c = scan_valley(v, right, nullptr, best_count);
         if (c < best_count || (c == best_count && v.y < best.y)) {
           best_count = c;
           best = v;
@@ -1018,8 +1031,8 @@ class placement_search {
     memo_key key{mix(slo + (std::uint64_t{shi} << 32) + 0x5BD1E995ull), mix(0xA0761D6478BD642Full ^ slo ^ (std::uint64_t{shi} << 20))};
     for (node_id c : nodes)
       if (!placed_[c]) {
-        key.a += mix(std::uint64_t{c} * 0x9E3779B97F4A7C15ull + 1);
-        key.b ^= mix((std::uint64_t{c} << 40) ^ 0x632BE59BD9B4E019ull);
+        key.a += vkey_[c][0];
+        key.b ^= vkey_[c][1];
       }
     for (std::uint32_t k = slo; k < shi; ++k)
       if (rem_[k] != 0) {
@@ -1057,6 +1070,7 @@ class placement_search {
     if (pick_valley(slo, shi, v, right) == 0) {
       ++st_.pruned_valley;
     } else {
+      prepare_valley(v);
       scan_valley(v, right, &br);
       std::erase_if(br, [](const vbranch& x) { return !x.viable; });
       std::sort(br.begin(), br.end(), [](const vbranch& x, const vbranch& y) { return x.key < y.key; });
@@ -1236,7 +1250,8 @@ class placement_search {
   bool valley_ok_ = false;                   // (f) is on and applicable (lifetimes match the graph)
   bool valley_ = false;                      // the current round uses (f)
   std::vector<std::vector<node_id>> starts_;  // (f): per section, the nodes whose lifetime starts there
-  std::vector<std::uint64_t> vpre_, vsuf_, vmin_lo_, vmin_hi_;  // (f): scratch of scan_valley
+  std::vector<std::array<std::uint64_t, 2>> vkey_;  // (f): per node, its two terms of valley_key
+  std::vector<std::uint64_t> vpre_, vsuf_, vmin_lo_, vmin_hi_;  // (f): prepare_valley's, for scan_valley
 };
 
 }  // namespace detail
