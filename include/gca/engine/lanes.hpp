@@ -15,7 +15,8 @@
 //   concurrent  each lane on its own thread, at once (two cores: the part takes the time of the faster
 //               lane, not of the two in turn);
 //   in turns    the lanes take turns of `turn_nodes` nodes, only one running at a time (one core: the
-//               part costs at most twice the winner's nodes).
+//               part costs at most twice the winner's nodes, or the winner's plus one turn when lane 1
+//               wins within lane 0's first turn).
 // Both give the same answer, node for node. A caller may also run a lane alone, stopped past the other's
 // count, when the other decided before the race began (engine/search.hpp does so for parts its first
 // lane decides within one turn, without starting a thread): the same rule. After each part the loser

@@ -99,7 +99,8 @@
 //       decides within a second some that the other does not decide in ten (PERFORMANCE.md section
 //       1). The rule is stated in nodes, so the answer and the node count are the same whether the
 //       lanes take turns on one thread or run at once on two (`threads`); the race costs at most twice
-//       the winner's nodes in turns, the winner's time at once. (Before, the restart rounds alternated
+//       the winner's nodes in turns (or the winner's plus one turn, lanes.hpp), about the winner's time at
+//       once. (Before, the restart rounds alternated
 //       between the two: a part cost the sum of both searches' rounds up to the one that decided it.)
 // Branching: candidates (nodes allowed by every active rule) are tried lowest h first, then by a static
 // rank. Four ranks take turns in the restarts: the time sweep (earliest start, then longer, then larger:
