@@ -137,10 +137,20 @@
 // ~60k nodes.) A part proven infeasible makes the whole problem infeasible; a part giving up gives up.
 // Splits that appear during the search (decompose) stay inside the current order and budget.
 // Deterministic: every order breaks ties on node id; the deadline is the only non-deterministic input.
+//
+// Cost per state. Both memo keys are sums of per-node and per-section terms (commutative: + and xor), so
+// they are kept up to date as nodes are placed and undone (vsum_ for (f), lsum_ for the level order) and a
+// state reads its key in O(1), where summing it cost O(nodes + sections) per state; a part's key is the
+// running sum less the terms outside the part, taken when the part starts (they stay put while it is
+// searched). Each section keeps its unplaced nodes in front of its list (place() swaps a node behind
+// them, undo moves the boundary back), so (c) and the raises of (f) never skip placed nodes. Neither
+// changes a walk: node counts and placements are the same as with the sums recomputed (debug builds
+// assert the keys equal).
 #pragma once
 
 #include <algorithm>
 #include <array>
+#include <cassert>
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
@@ -486,6 +496,10 @@ class placement_search {
     std::uint64_t budget = std::max<std::uint64_t>(part.size(), 64);
     // (f) in the valley lane (lane_ 0), the level order otherwise; each lane takes the orders in turn.
     valley_ = lane_ == 0;
+    track_ = valley_;
+    if (track_) vsum_ = valley_sum();
+    track_level_ = !valley_;
+    if (track_level_) lsum_ = level_sum_all();
     for (std::size_t round = 0;; ++round) {
       const std::size_t count = opt_.sweep_order && sections_ ? heuristics + 1 : heuristics;
       const std::size_t slot = (round + opt_.first_order) % count;
@@ -513,6 +527,12 @@ class placement_search {
   /// The skyline of v: lowest aligned offset above every placed neighbor (kept aligned in top_).
   std::uint64_t h(std::size_t v) const noexcept { return top_[v]; }
   std::size_t sections() const noexcept { return rem_.size(); }
+  /// The unplaced nodes alive in section k (the front of alive_[k]; place() swaps a node behind them).
+  std::span<const node_id> unplaced_alive(std::uint32_t k) const noexcept {
+    return {alive_[k].data(), unplaced_[k]};
+  }
+  /// Where v sits in alive_[k], k one of v's sections.
+  std::uint32_t& apos(node_id v, std::uint32_t k) noexcept { return apos_[apos_base_[v] + (k - sec_lo_[v])]; }
 
   void build_sections(std::span<const interval> life) {
     if (life.empty()) return;
@@ -540,6 +560,17 @@ class placement_search {
       }
       for (std::uint32_t k = sec_lo_[v]; k + 1 < sec_hi_[v]; ++k) ++cuts_[k];
     }
+    unplaced_.resize(count);
+    for (std::size_t k = 0; k < count; ++k) unplaced_[k] = static_cast<std::uint32_t>(alive_[k].size());
+    apos_base_.resize(n_);
+    std::size_t total = 0;
+    for (std::size_t v = 0; v < n_; ++v) {
+      apos_base_[v] = total;
+      total += sec_hi_[v] - sec_lo_[v];
+    }
+    apos_.resize(total);
+    for (std::size_t k = 0; k < count; ++k)
+      for (std::size_t i = 0; i < alive_[k].size(); ++i) apos(alive_[k][i], static_cast<std::uint32_t>(k)) = static_cast<std::uint32_t>(i);
     length_.resize(n_);
     for (std::size_t v = 0; v < n_; ++v) length_[v] = life[v].end - life[v].begin;
     sections_ = true;
@@ -692,8 +723,16 @@ class placement_search {
         return solve_parts(nodes, points);
       }
     }
-    if (valley_) return vdfs(nodes, slo, shi, nodes.size(), slo, shi);
-    return dfs(nodes, slo, shi, nodes.size(), 0, none, slo, shi);
+    // The memo keys of the part's states are kept up to date across the whole problem (vsum_, lsum_);
+    // what lies outside the part stays put while it is searched (no node of it shares a section, hence
+    // an edge, with the part's), so the part's key is the sum less that context, taken here.
+    const bool v = valley_;
+    memo_key& ctx = v ? vctx_ : lctx_;
+    const memo_key outer = ctx, inner = v ? valley_key(nodes, slo, shi) : level_sum(nodes), sum = v ? vsum_ : lsum_;
+    ctx = {sum.a - inner.a, sum.b ^ inner.b};
+    const outcome o = v ? vdfs(nodes, slo, shi, nodes.size(), slo, shi) : dfs(nodes, slo, shi, nodes.size(), 0, none, slo, shi);
+    ctx = outer;
+    return o;
   }
 
   /// Solves the independent parts between consecutive `points`; on failure undoes all of them.
@@ -727,12 +766,13 @@ class placement_search {
     constexpr std::uint64_t inf = std::numeric_limits<std::uint64_t>::max();
     std::uint64_t best1 = inf, best2 = inf;  // two smallest h(c) + size(c)
     node_id arg1 = none;
-    memo_key key{mix(last ^ (std::uint64_t{last_rank} << 32) ^ variant_), mix(slo + (std::uint64_t{shi} << 32) + variant_)};
+    // The memo key: the part's header and every unplaced node's term (level_term), kept in lsum_.
+    const memo_key key{mix(last ^ (std::uint64_t{last_rank} << 32) ^ variant_) + (lsum_.a - lctx_.a),
+                       mix(slo + (std::uint64_t{shi} << 32) + variant_) ^ lsum_.b ^ lctx_.b};
+    assert(key.a - mix(last ^ (std::uint64_t{last_rank} << 32) ^ variant_) == level_sum(nodes).a);
     for (node_id c : nodes) {
       if (placed_[c]) continue;
       const std::uint64_t hc = h(c);
-      key.a += mix(hc * 0x9E3779B97F4A7C15ull + c);
-      key.b ^= mix(hc + (std::uint64_t{c} << 40) + 0x632BE59BD9B4E019ull);
       if (opt_.bound && std::max(hc, last) > cap_ - size_[c]) {
         ++st_.pruned_bound;
         return outcome::fail;
@@ -1016,12 +1056,16 @@ class placement_search {
     for (std::uint32_t k = lo; k < hi; ++k) {
       if (floor_[k] < level) {
         ftrail_.push_back({k, floor_[k]});
+        track_section(k, -1);
         floor_[k] = level;
+        track_section(k, +1);
       }
-      for (node_id u : alive_[k])
-        if (!placed_[u] && top_[u] < la) {
+      for (node_id u : unplaced_alive(k))
+        if (top_[u] < la) {
           trail_.push_back({u, top_[u]});
+          track_level(u, -1);
           top_[u] = la;
+          track_level(u, +1);
         }
     }
   }
@@ -1037,10 +1081,77 @@ class placement_search {
       }
     for (std::uint32_t k = slo; k < shi; ++k)
       if (rem_[k] != 0) {
-        key.a += mix(floor_[k] * 0xD6E8FEB86659FD93ull + k);
-        key.b ^= mix(floor_[k] + (std::uint64_t{k} << 40) + 0x8EBC6AF09C88C6E3ull);
+        const memo_key t = floor_term(k);
+        key.a += t.a;
+        key.b ^= t.b;
       }
     return key;
+  }
+
+  /// Node c's terms of the level order's memo key (dfs): its skyline and id.
+  memo_key level_term(node_id c) const noexcept {
+    const std::uint64_t hc = h(c);
+    return {mix(hc * 0x9E3779B97F4A7C15ull + c), mix(hc + (std::uint64_t{c} << 40) + 0x632BE59BD9B4E019ull)};
+  }
+  /// level_term summed over the unplaced nodes of `nodes`, or of the whole problem.
+  memo_key level_sum(std::span<const node_id> nodes) const {
+    memo_key sum{0, 0};
+    for (node_id c : nodes)
+      if (!placed_[c]) {
+        const memo_key t = level_term(c);
+        sum.a += t.a;
+        sum.b ^= t.b;
+      }
+    return sum;
+  }
+  memo_key level_sum_all() const {
+    std::vector<node_id> all(n_);
+    for (std::size_t c = 0; c < n_; ++c) all[c] = static_cast<node_id>(c);
+    return level_sum(all);
+  }
+  /// lsum_ without (-1) or with (+1) node c's level_term; called around every change of top_[c] and of
+  /// placed_[c] while the level order runs.
+  void track_level(node_id c, int sign) noexcept {
+    if (!track_level_) return;
+    const memo_key t = level_term(c);
+    lsum_.a = sign > 0 ? lsum_.a + t.a : lsum_.a - t.a;
+    lsum_.b ^= t.b;
+  }
+
+  /// Section k's terms of valley_key (when it holds unplaced nodes).
+  memo_key floor_term(std::uint32_t k) const noexcept {
+    return {mix(floor_[k] * 0xD6E8FEB86659FD93ull + k), mix(floor_[k] + (std::uint64_t{k} << 40) + 0x8EBC6AF09C88C6E3ull)};
+  }
+
+  /// valley_key's terms over the whole problem, without the part's header: what vsum_ tracks.
+  memo_key valley_sum() const {
+    memo_key sum{0, 0};
+    for (std::size_t c = 0; c < n_; ++c)
+      if (!placed_[c]) {
+        sum.a += vkey_[c][0];
+        sum.b ^= vkey_[c][1];
+      }
+    for (std::uint32_t k = 0; k < sections(); ++k)
+      if (rem_[k] != 0) {
+        const memo_key t = floor_term(k);
+        sum.a += t.a;
+        sum.b ^= t.b;
+      }
+    return sum;
+  }
+
+  /// vsum_ without (`sign` -1) or with (+1) section k's terms, if it holds unplaced nodes; called around
+  /// every change of floor_[k] or rem_[k] while (f) runs.
+  void track_section(std::uint32_t k, int sign) noexcept {
+    if (!track_ || rem_[k] == 0) return;
+    const memo_key t = floor_term(k);
+    vsum_.a = sign > 0 ? vsum_.a + t.a : vsum_.a - t.a;
+    vsum_.b ^= t.b;
+  }
+  void track_node(node_id v) noexcept {  // v placed or unplaced: its terms leave or join vsum_
+    if (!track_) return;
+    vsum_.a = placed_[v] ? vsum_.a - vkey_[v][0] : vsum_.a + vkey_[v][0];
+    vsum_.b ^= vkey_[v][1];
   }
 
   /// Depth-first search under (f) over the unplaced nodes of `nodes` (`left` of them), all inside
@@ -1060,7 +1171,8 @@ class placement_search {
           ++st_.pruned_bound;
           return outcome::fail;
         }
-    const memo_key key = valley_key(nodes, slo, shi);
+    const memo_key key{vsum_.a - vctx_.a, vsum_.b ^ vctx_.b};
+    assert(key == valley_key(nodes, slo, shi));
     if (opt_.memo && failed_.contains(key)) {
       ++st_.pruned_memo;
       return outcome::fail;
@@ -1119,8 +1231,7 @@ class placement_search {
     if (x.wlo < x.whi) {
       cover(x.wlo, x.whi);
       for (std::uint32_t k = x.wlo; k < x.whi; ++k)
-        for (node_id u : alive_[k])
-          if (!placed_[u]) cover(sec_lo_[u], sec_hi_[u]);
+        for (node_id u : unplaced_alive(k)) cover(sec_lo_[u], sec_hi_[u]);
     }
     return vdfs(nodes, slo, shi, left, lo, std::max(lo, hi));
   }
@@ -1142,8 +1253,7 @@ class placement_search {
       const std::uint64_t room = cap_ - rem_[k];  // the highest base section k can afford
       if (floor_[k] > room || last > room) return false;
       bool low = false;
-      for (node_id c : alive_[k]) {
-        if (placed_[c]) continue;
+      for (node_id c : unplaced_alive(k)) {
         const std::uint64_t hc = h(c);
         // (e): a passed node lands at or above last + its smallest neighbor.
         const bool passed = lift && (hc < last || (hc == last && last_rank != none && rank_[c] < last_rank));
@@ -1160,22 +1270,35 @@ class placement_search {
 
   void place(node_id b, std::uint64_t x) {
     log_.push_back({b, trail_.size(), ftrail_.size()});
+    track_level(b, -1);
     placed_[b] = 1;
+    track_node(b);
     ++placed_count_;
     off_[b] = x;
     const std::uint64_t t = x + size_[b], ta = align_up(t);
     for (node_id u : g_.neighbors(b)) {
       if (placed_[u] || top_[u] >= ta) continue;
       trail_.push_back({u, top_[u]});
+      track_level(u, -1);
       top_[u] = ta;
+      track_level(u, +1);
     }
     if (sections_) {
       for (std::uint32_t k = sec_lo_[b]; k < sec_hi_[b]; ++k) {
+        // Swap b behind the unplaced front of alive_[k]; undo (LIFO) finds it there again.
+        const std::uint32_t i = apos(b, k), j = --unplaced_[k];
+        const node_id u = alive_[k][j];
+        alive_[k][j] = b;
+        alive_[k][i] = u;
+        apos(u, k) = i;
+        apos(b, k) = j;
+        track_section(k, -1);
         rem_[k] -= size_[b];
         if (floor_[k] < t) {
           ftrail_.push_back({k, floor_[k]});
           floor_[k] = t;
         }
+        track_section(k, +1);
       }
       for (std::uint32_t k = sec_lo_[b]; k + 1 < sec_hi_[b]; ++k) --cuts_[k];
     }
@@ -1187,25 +1310,40 @@ class placement_search {
       const log_entry e = log_.back();
       log_.pop_back();
       while (trail_.size() > e.trail) {
-        top_[trail_.back().first] = trail_.back().second;
+        const node_id u = trail_.back().first;
+        track_level(u, -1);
+        top_[u] = trail_.back().second;
+        track_level(u, +1);
         trail_.pop_back();
       }
       if (e.node == none) {  // a raise of (f): floors and skylines only
         while (ftrail_.size() > e.ftrail) {
-          floor_[ftrail_.back().first] = ftrail_.back().second;
+          const std::uint32_t k = ftrail_.back().first;
+          track_section(k, -1);
+          floor_[k] = ftrail_.back().second;
+          track_section(k, +1);
           ftrail_.pop_back();
         }
         continue;
       }
       placed_[e.node] = 0;
+      track_node(e.node);
+      track_level(e.node, +1);
       --placed_count_;
       if (sections_) {
-        for (std::uint32_t k = sec_lo_[e.node]; k < sec_hi_[e.node]; ++k) rem_[k] += size_[e.node];
+        // e.node's sections are the only ones its ftrail entries name: take their terms out of vsum_
+        // before rem and the floors go back, and put them in after.
+        for (std::uint32_t k = sec_lo_[e.node]; k < sec_hi_[e.node]; ++k) {
+          track_section(k, -1);
+          rem_[k] += size_[e.node];
+          ++unplaced_[k];  // e.node is at the new last place of the front (place() put it there)
+        }
         for (std::uint32_t k = sec_lo_[e.node]; k + 1 < sec_hi_[e.node]; ++k) ++cuts_[k];
         while (ftrail_.size() > e.ftrail) {
           floor_[ftrail_.back().first] = ftrail_.back().second;
           ftrail_.pop_back();
         }
+        for (std::uint32_t k = sec_lo_[e.node]; k < sec_hi_[e.node]; ++k) track_section(k, +1);
       }
     }
   }
@@ -1231,7 +1369,10 @@ class placement_search {
   bool sections_ = false;
   std::vector<std::uint32_t> sec_lo_, sec_hi_, cuts_;
   std::vector<std::uint64_t> rem_, floor_;
-  std::vector<std::vector<node_id>> alive_;  // per section, the nodes alive in it
+  std::vector<std::vector<node_id>> alive_;  // per section, the nodes alive in it: unplaced ones first
+  std::vector<std::uint32_t> unplaced_;       // per section, how many of alive_[k] are unplaced
+  std::vector<std::size_t> apos_base_;        // apos_: per node, its place in alive_[k] for each section
+  std::vector<std::uint32_t> apos_;           //   k of its lifetime, from apos_base_[v]
   std::vector<std::pair<node_id, std::uint64_t>> trail_;
   std::vector<std::pair<std::uint32_t, std::uint64_t>> ftrail_;
   std::vector<log_entry> log_;
@@ -1250,6 +1391,12 @@ class placement_search {
   std::size_t placed_count_ = 0;
   bool valley_ok_ = false;                   // (f) is on and applicable (lifetimes match the graph)
   bool valley_ = false;                      // the current round uses (f)
+  bool track_ = false;                       // (f): vsum_ is kept up to date
+  memo_key vsum_{0, 0};                      // (f): valley_key's terms summed over the whole problem
+  memo_key vctx_{0, 0};                      // (f): what vsum_ holds outside the part being searched
+  bool track_level_ = false;                 // the level order: lsum_ is kept up to date
+  memo_key lsum_{0, 0};                      // the level order: level_term summed over the unplaced nodes
+  memo_key lctx_{0, 0};                      // the level order: what lsum_ holds outside the part
   std::vector<std::vector<node_id>> starts_;  // (f): per section, the nodes whose lifetime starts there
   std::vector<std::array<std::uint64_t, 2>> vkey_;  // (f): per node, its two terms of valley_key
   std::vector<std::uint64_t> vpre_, vsuf_, vmin_lo_, vmin_hi_;  // (f): prepare_valley's, for scan_valley
