@@ -500,6 +500,8 @@ class placement_search {
     if (track_) vsum_ = valley_sum();
     track_level_ = !valley_;
     if (track_level_) lsum_ = level_sum_all();
+    over_ = 0;
+    for (std::size_t c = 0; c < n_; ++c) over_ += !placed_[c] && h(c) > cap_ - size_[c];
     for (std::size_t round = 0;; ++round) {
       const std::size_t count = opt_.sweep_order && sections_ ? heuristics + 1 : heuristics;
       const std::size_t slot = (round + opt_.first_order) % count;
@@ -726,12 +728,16 @@ class placement_search {
     // The memo keys of the part's states are kept up to date across the whole problem (vsum_, lsum_);
     // what lies outside the part stays put while it is searched (no node of it shares a section, hence
     // an edge, with the part's), so the part's key is the sum less that context, taken here.
+    // The same for over_ ((a) under (f)).
     const bool v = valley_;
     memo_key& ctx = v ? vctx_ : lctx_;
     const memo_key outer = ctx, inner = v ? valley_key(nodes, slo, shi) : level_sum(nodes), sum = v ? vsum_ : lsum_;
     ctx = {sum.a - inner.a, sum.b ^ inner.b};
+    const std::size_t outer_over = over_ctx_;
+    over_ctx_ = over_ - count_over(nodes);
     const outcome o = v ? vdfs(nodes, slo, shi, nodes.size(), slo, shi) : dfs(nodes, slo, shi, nodes.size(), 0, none, slo, shi);
     ctx = outer;
+    over_ctx_ = outer_over;
     return o;
   }
 
@@ -1063,9 +1069,9 @@ class placement_search {
       for (node_id u : unplaced_alive(k))
         if (top_[u] < la) {
           trail_.push_back({u, top_[u]});
-          track_level(u, -1);
+          track_skyline(u, -1);
           top_[u] = la;
-          track_level(u, +1);
+          track_skyline(u, +1);
         }
     }
   }
@@ -1109,13 +1115,21 @@ class placement_search {
     for (std::size_t c = 0; c < n_; ++c) all[c] = static_cast<node_id>(c);
     return level_sum(all);
   }
-  /// lsum_ without (-1) or with (+1) node c's level_term; called around every change of top_[c] and of
-  /// placed_[c] while the level order runs.
-  void track_level(node_id c, int sign) noexcept {
+  /// Called around every change of top_[c] and of placed_[c] (-1 before, +1 after): keeps lsum_ (node c's
+  /// level_term, while the level order runs) and over_ (the unplaced nodes whose skyline leaves no room
+  /// for them: (a) under (f)) up to date.
+  void track_skyline(node_id c, int sign) noexcept {
+    if (h(c) > cap_ - size_[c]) over_ = sign > 0 ? over_ + 1 : over_ - 1;
     if (!track_level_) return;
     const memo_key t = level_term(c);
     lsum_.a = sign > 0 ? lsum_.a + t.a : lsum_.a - t.a;
     lsum_.b ^= t.b;
+  }
+  /// How many unplaced nodes of `nodes` have no room left at their skyline (what over_ counts).
+  std::size_t count_over(std::span<const node_id> nodes) const noexcept {
+    std::size_t k = 0;
+    for (node_id c : nodes) k += !placed_[c] && h(c) > cap_ - size_[c];
+    return k;
   }
 
   /// Section k's terms of valley_key (when it holds unplaced nodes).
@@ -1165,12 +1179,11 @@ class placement_search {
       ++st_.pruned_section;
       return outcome::fail;
     }
-    if (opt_.bound)
-      for (node_id c : nodes)
-        if (!placed_[c] && h(c) > cap_ - size_[c]) {
-          ++st_.pruned_bound;
-          return outcome::fail;
-        }
+    assert(over_ - over_ctx_ == count_over(nodes));
+    if (opt_.bound && over_ != over_ctx_) {  // (a): some unplaced node of the part has no room left
+      ++st_.pruned_bound;
+      return outcome::fail;
+    }
     const memo_key key{vsum_.a - vctx_.a, vsum_.b ^ vctx_.b};
     assert(key == valley_key(nodes, slo, shi));
     if (opt_.memo && failed_.contains(key)) {
@@ -1270,7 +1283,7 @@ class placement_search {
 
   void place(node_id b, std::uint64_t x) {
     log_.push_back({b, trail_.size(), ftrail_.size()});
-    track_level(b, -1);
+    track_skyline(b, -1);
     placed_[b] = 1;
     track_node(b);
     ++placed_count_;
@@ -1279,9 +1292,9 @@ class placement_search {
     for (node_id u : g_.neighbors(b)) {
       if (placed_[u] || top_[u] >= ta) continue;
       trail_.push_back({u, top_[u]});
-      track_level(u, -1);
+      track_skyline(u, -1);
       top_[u] = ta;
-      track_level(u, +1);
+      track_skyline(u, +1);
     }
     if (sections_) {
       for (std::uint32_t k = sec_lo_[b]; k < sec_hi_[b]; ++k) {
@@ -1311,9 +1324,9 @@ class placement_search {
       log_.pop_back();
       while (trail_.size() > e.trail) {
         const node_id u = trail_.back().first;
-        track_level(u, -1);
+        track_skyline(u, -1);
         top_[u] = trail_.back().second;
-        track_level(u, +1);
+        track_skyline(u, +1);
         trail_.pop_back();
       }
       if (e.node == none) {  // a raise of (f): floors and skylines only
@@ -1328,7 +1341,7 @@ class placement_search {
       }
       placed_[e.node] = 0;
       track_node(e.node);
-      track_level(e.node, +1);
+      track_skyline(e.node, +1);
       --placed_count_;
       if (sections_) {
         // e.node's sections are the only ones its ftrail entries name: take their terms out of vsum_
@@ -1397,6 +1410,7 @@ class placement_search {
   bool track_level_ = false;                 // the level order: lsum_ is kept up to date
   memo_key lsum_{0, 0};                      // the level order: level_term summed over the unplaced nodes
   memo_key lctx_{0, 0};                      // the level order: what lsum_ holds outside the part
+  std::size_t over_ = 0, over_ctx_ = 0;      // (a): unplaced nodes with h + size > capacity; outside the part
   std::vector<std::vector<node_id>> starts_;  // (f): per section, the nodes whose lifetime starts there
   std::vector<std::array<std::uint64_t, 2>> vkey_;  // (f): per node, its two terms of valley_key
   std::vector<std::uint64_t> vpre_, vsuf_, vmin_lo_, vmin_hi_;  // (f): prepare_valley's, for scan_valley
