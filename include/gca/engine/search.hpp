@@ -254,7 +254,13 @@ class placement_search {
     valley_ = valley_ok_;
     if (valley_ok_) {
       starts_.assign(sections(), {});
-      for (std::size_t v = 0; v < n_; ++v) starts_[sec_lo_[v]].push_back(static_cast<node_id>(v));
+      spos_.resize(n_);
+      for (std::size_t v = 0; v < n_; ++v) {
+        spos_[v] = static_cast<std::uint32_t>(starts_[sec_lo_[v]].size());
+        starts_[sec_lo_[v]].push_back(static_cast<node_id>(v));
+      }
+      unstarted_.resize(sections());
+      for (std::size_t k = 0; k < sections(); ++k) unstarted_[k] = static_cast<std::uint32_t>(starts_[k].size());
       vkey_.resize(n_);  // each node's two terms of valley_key, mixed once here rather than in every state
       for (std::uint64_t c = 0; c < n_; ++c)
         vkey_[c] = {mix(c * 0x9E3779B97F4A7C15ull + 1), mix((c << 40) ^ 0x632BE59BD9B4E019ull)};
@@ -523,6 +529,8 @@ class placement_search {
   }
 
   std::uint64_t align_up(std::uint64_t x) const noexcept {
+    if (align_pow2_ && x <= std::numeric_limits<std::uint64_t>::max() - align_)  // no division (hot in (f))
+      return (x + align_ - 1) & ~(align_ - 1);
     const std::uint64_t r = x % align_;
     return r == 0 ? x : x + (align_ - r);
   }
@@ -532,6 +540,10 @@ class placement_search {
   /// The unplaced nodes alive in section k (the front of alive_[k]; place() swaps a node behind them).
   std::span<const node_id> unplaced_alive(std::uint32_t k) const noexcept {
     return {alive_[k].data(), unplaced_[k]};
+  }
+  /// The unplaced nodes whose lifetime starts at section k ((f); kept as unplaced_alive).
+  std::span<const node_id> unplaced_starting(std::uint32_t k) const noexcept {
+    return {starts_[k].data(), unstarted_[k]};
   }
   /// Where v sits in alive_[k], k one of v's sections.
   std::uint32_t& apos(node_id v, std::uint32_t k) noexcept { return apos_[apos_base_[v] + (k - sec_lo_[v])]; }
@@ -969,8 +981,8 @@ class placement_search {
     for (std::uint32_t i = 0; i < w; ++i) vpre_[i + 1] = std::max(vpre_[i], rem_[v.a + i]);
     for (std::uint32_t i = w; i-- > 0;) vsuf_[i] = std::max(vsuf_[i + 1], rem_[v.a + i]);
     for (std::uint32_t k = v.a; k < v.b; ++k)
-      for (node_id c : starts_[k])
-        if (!placed_[c] && sec_hi_[c] <= v.b) {
+      for (node_id c : unplaced_starting(k))
+        if (sec_hi_[c] <= v.b) {
           vmin_hi_[sec_hi_[c] - v.a] = std::min(vmin_hi_[sec_hi_[c] - v.a], size_[c]);
           vmin_lo_[k - v.a] = std::min(vmin_lo_[k - v.a], size_[c]);
         }
@@ -1000,8 +1012,8 @@ class placement_search {
     };
     std::size_t count = 0;
     for (std::uint32_t k = v.a; k < v.b; ++k)
-      for (node_id c : starts_[k]) {
-        if (placed_[c] || sec_hi_[c] > v.b || h(c) != v.y || v.y > cap_ - size_[c]) continue;
+      for (node_id c : unplaced_starting(k)) {
+        if (sec_hi_[c] > v.b || h(c) != v.y || v.y > cap_ - size_[c]) continue;
         if (twin_[c] != none && !placed_[twin_[c]]) continue;  // (b2)
         const std::uint64_t level = std::min(right ? v.right : v.left, v.y + size_[c]);
         const std::uint32_t i = right ? sec_hi_[c] - v.a : k - v.a;
@@ -1296,6 +1308,15 @@ class placement_search {
       top_[u] = ta;
       track_skyline(u, +1);
     }
+    if (valley_ok_) {  // b behind the unplaced front of starts_ (undo finds it there again)
+      std::vector<node_id>& list = starts_[sec_lo_[b]];
+      const std::uint32_t i = spos_[b], j = --unstarted_[sec_lo_[b]];
+      const node_id u = list[j];
+      list[j] = b;
+      list[i] = u;
+      spos_[u] = i;
+      spos_[b] = j;
+    }
     if (sections_) {
       for (std::uint32_t k = sec_lo_[b]; k < sec_hi_[b]; ++k) {
         // Swap b behind the unplaced front of alive_[k]; undo (LIFO) finds it there again.
@@ -1340,6 +1361,7 @@ class placement_search {
         continue;
       }
       placed_[e.node] = 0;
+      if (valley_ok_) ++unstarted_[sec_lo_[e.node]];
       track_node(e.node);
       track_skyline(e.node, +1);
       --placed_count_;
@@ -1374,6 +1396,7 @@ class placement_search {
   std::size_t n_;
   std::uint64_t cap_;
   std::uint64_t align_;
+  bool align_pow2_ = (align_ & (align_ - 1)) == 0;
   linear_search_options opt_;
   std::vector<std::uint64_t> size_, top_, off_, length_, min_nb_;  // min_nb_: smallest neighbor (unbounded: none)  // top_[v] = h(v), already aligned
   std::vector<std::uint8_t> placed_;
@@ -1411,7 +1434,9 @@ class placement_search {
   memo_key lsum_{0, 0};                      // the level order: level_term summed over the unplaced nodes
   memo_key lctx_{0, 0};                      // the level order: what lsum_ holds outside the part
   std::size_t over_ = 0, over_ctx_ = 0;      // (a): unplaced nodes with h + size > capacity; outside the part
-  std::vector<std::vector<node_id>> starts_;  // (f): per section, the nodes whose lifetime starts there
+  std::vector<std::vector<node_id>> starts_;  // (f): per section, the nodes whose lifetime starts there,
+  std::vector<std::uint32_t> unstarted_;      //   unplaced ones first (unstarted_[k] of them), as alive_
+  std::vector<std::uint32_t> spos_;           // (f): where v sits in starts_[sec_lo_[v]]
   std::vector<std::array<std::uint64_t, 2>> vkey_;  // (f): per node, its two terms of valley_key
   std::vector<std::uint64_t> vpre_, vsuf_, vmin_lo_, vmin_hi_;  // (f): prepare_valley's, for scan_valley
 };
