@@ -1035,7 +1035,8 @@ class placement_search {
   }
 
   /// The valley and end of (f) with the fewest viable branches (ties: the lowest, then the leftmost), or
-  /// a count of 0 when some valley has none (the state fails).
+  /// a count of 0 when some valley has none (the state fails). The best valley's prepare_valley tables
+  /// are left in place for scan_valley (kept aside while later valleys are prepared).
   std::size_t pick_valley(std::uint32_t slo, std::uint32_t shi, valley& best, bool& best_right) {
     std::size_t best_count = std::numeric_limits<std::size_t>::max();
     auto level_of = [&](std::uint32_t k) { return rem_[k] == 0 ? unbounded : floor_[k]; };
@@ -1054,17 +1055,28 @@ class placement_search {
       if ((v.left != unbounded && align_up(v.left) < v.y) || (v.right != unbounded && align_up(v.right) < v.y))
         continue;  // not a local minimum
       prepare_valley(v);
+      bool better = false;
       for (bool right : {false, true}) {
         const std::size_t c = scan_valley(v, right, nullptr, best_count);
         if (c < best_count || (c == best_count && v.y < best.y)) {
           best_count = c;
           best = v;
           best_right = right;
+          better = true;
           if (c == 0) return 0;
         }
       }
+      if (better) swap_valley_tables();  // v's tables aside; the next valley overwrites the others
     }
+    if (best_count != std::numeric_limits<std::size_t>::max()) swap_valley_tables();  // the best's back
     return best_count;
+  }
+
+  void swap_valley_tables() noexcept {
+    vpre_.swap(bpre_);
+    vsuf_.swap(bsuf_);
+    vmin_lo_.swap(bmin_lo_);
+    vmin_hi_.swap(bmin_hi_);
   }
 
   /// Raises the floors of sections [lo, hi) to `level`, and the skylines of their unplaced nodes with them.
@@ -1208,8 +1220,7 @@ class placement_search {
     if (pick_valley(slo, shi, v, right) == 0) {
       ++st_.pruned_valley;
     } else {
-      prepare_valley(v);
-      scan_valley(v, right, &br);
+      scan_valley(v, right, &br);  // pick_valley left v's tables in place
       std::erase_if(br, [](const vbranch& x) { return !x.viable; });
       std::sort(br.begin(), br.end(), [](const vbranch& x, const vbranch& y) { return x.key < y.key; });
     }
@@ -1439,6 +1450,7 @@ class placement_search {
   std::vector<std::uint32_t> spos_;           // (f): where v sits in starts_[sec_lo_[v]]
   std::vector<std::array<std::uint64_t, 2>> vkey_;  // (f): per node, its two terms of valley_key
   std::vector<std::uint64_t> vpre_, vsuf_, vmin_lo_, vmin_hi_;  // (f): prepare_valley's, for scan_valley
+  std::vector<std::uint64_t> bpre_, bsuf_, bmin_lo_, bmin_hi_;  // (f): the same of pick_valley's best so far
 };
 
 }  // namespace detail
