@@ -464,35 +464,26 @@ class placement_search {
     }
   }
 
+  /// The additive counters of search_stats (all but `deepest` and `seconds`), for the two functions below.
+  static constexpr std::array<std::uint64_t search_stats::*, 11> counters{
+      &search_stats::nodes,          &search_stats::pruned_bound,   &search_stats::pruned_section,
+      &search_stats::pruned_dominance, &search_stats::pruned_symmetry, &search_stats::backtracks,
+      &search_stats::decompositions, &search_stats::pruned_memo,    &search_stats::pruned_forced,
+      &search_stats::rounds,         &search_stats::pruned_valley};
+
   /// The statistics gathered since `before` (the additive ones; `deepest` of this part alone).
   search_stats stats_since(const search_stats& before) const {
     search_stats d = st_;
-    d.nodes -= before.nodes;
-    d.pruned_bound -= before.pruned_bound;
-    d.pruned_section -= before.pruned_section;
-    d.pruned_dominance -= before.pruned_dominance;
-    d.pruned_symmetry -= before.pruned_symmetry;
-    d.backtracks -= before.backtracks;
-    d.decompositions -= before.decompositions;
-    d.pruned_memo -= before.pruned_memo;
-    d.pruned_forced -= before.pruned_forced;
-    d.rounds -= before.rounds;
-    d.pruned_valley -= before.pruned_valley;
+    for (auto field : counters) d.*field -= before.*field;
     return d;
   }
 
+  /// Adds part statistics `d` to `t`, with `nodes` in place of d.nodes (a race's loser is charged the
+  /// winner's count).
   static void add_stats(search_stats& t, const search_stats& d, std::uint64_t nodes) {
-    t.nodes += nodes;
-    t.pruned_bound += d.pruned_bound;
-    t.pruned_section += d.pruned_section;
-    t.pruned_dominance += d.pruned_dominance;
-    t.pruned_symmetry += d.pruned_symmetry;
-    t.backtracks += d.backtracks;
-    t.decompositions += d.decompositions;
-    t.pruned_memo += d.pruned_memo;
-    t.pruned_forced += d.pruned_forced;
-    t.rounds += d.rounds;
-    t.pruned_valley += d.pruned_valley;
+    const std::uint64_t before = t.nodes;
+    for (auto field : counters) t.*field += d.*field;
+    t.nodes = before + nodes;
     t.deepest = std::max(t.deepest, d.deepest);
   }
 
