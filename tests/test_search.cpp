@@ -333,6 +333,14 @@ TEST_CASE("search: (f) and the level order race on each part, with one answer on
 
 TEST_CASE("lanes: the race's verdict is a rule in node counts, and a lane that throws is not waited for") {
   using detail::lane_race;
+  // In turns, turns of 16,384 nodes, and lane 1 starts after lane 0's first; at once, a tick every 64
+  // nodes, and lane 1 starts at 1,024.
+  const lane_race turns(false), once(true);
+  CHECK(turns.next_tick(0) == 16384);
+  CHECK(turns.next_tick(16384) == 32768);
+  CHECK(turns.start_other_at() == 16384);
+  CHECK(once.next_tick(5000) == 5064);
+  CHECK(once.start_other_at() == 1024);
   for (const bool concurrent : {false, true}) {
     CAPTURE(concurrent);
     lane_race gate(concurrent);
@@ -341,7 +349,7 @@ TEST_CASE("lanes: the race's verdict is a rule in node counts, and a lane that t
     // Part 2: both decide at 500, a tie: lane 0 wins. Part 3: neither decides: no winner.
     std::thread other([&] {
       gate.begin(1);
-      for (std::uint64_t n = gate.tick_every(); n < 2000; n += gate.tick_every()) CHECK_FALSE(gate.tick(1, n));
+      for (std::uint64_t n = gate.next_tick(0); n < 2000; n = gate.next_tick(n)) CHECK_FALSE(gate.tick(1, n));
       v1 = gate.end(1, true, true, 2000);
       gate.begin(1);
       gate.end(1, true, false, 500);
@@ -349,9 +357,9 @@ TEST_CASE("lanes: the race's verdict is a rule in node counts, and a lane that t
       gate.end(1, false, false, 7);
     });
     gate.begin(0);
-    std::uint64_t n = gate.tick_every();
+    std::uint64_t n = gate.next_tick(0);
     bool stopped = false;
-    for (; n <= 3000 && !stopped; n += gate.tick_every()) stopped = gate.tick(0, n);
+    for (; n <= 3000 && !stopped; n = gate.next_tick(n)) stopped = gate.tick(0, n);
     // lane 0 is stopped once past 2,000 (concurrently it may also reach 3,000 first: the verdict is the same)
     const lane_race::verdict v0 = gate.end(0, !stopped, true, stopped ? n : 3000);
     CHECK(v0.winner == 1);
@@ -373,7 +381,7 @@ TEST_CASE("lanes: the race's verdict is a rule in node counts, and a lane that t
     });
     gone.begin(0);
     bool stop = false;
-    for (std::uint64_t k = gone.tick_every(); !stop; k += gone.tick_every()) stop = gone.tick(0, k);
+    for (std::uint64_t k = gone.next_tick(0); !stop; k = gone.next_tick(k)) stop = gone.tick(0, k);
     CHECK(gone.end(0, false, false, 0).winner == -1);
     leaver.join();
   }

@@ -384,7 +384,7 @@ class placement_search {
   }
 
   /// One part of the race (lanes.hpp). This lane (0) runs here; the level lane gets a thread of its own
-  /// only when this one reaches lane_race::turn_nodes nodes without deciding the part. Most parts are
+  /// only when this one reaches lane_race::start_other_at() nodes without deciding the part. Most parts are
   /// decided sooner, and then the level lane runs here after it, stopped past this lane's count: the
   /// same rule, without a thread (a lane's walk does not depend on how it is run, only where it stops).
   lane_race::verdict race_part(const root_part& part, placement_search& level, lane_part& mine, lane_part& theirs) {
@@ -442,7 +442,7 @@ class placement_search {
     part_base_ = st_.nodes;
     part_mark_ = log_.size();
     race_ = gate;
-    race_next_ = gate ? (start_other_ ? lane_race::turn_nodes : gate->tick_every()) : 0;
+    race_next_ = gate ? (start_other_ ? gate->start_other_at() : gate->next_tick(0)) : 0;
     quota_ = quota;
     stopped_ = false;
     if (gate) gate->begin(lane_);
@@ -708,7 +708,7 @@ class placement_search {
         start_other_();
         start_other_ = nullptr;
       }
-      race_next_ += race_->tick_every();
+      race_next_ = race_->next_tick(race_next_);
       stopped_ = race_->tick(lane_, st_.nodes - part_base_);
       if (stopped_) return true;
     }
