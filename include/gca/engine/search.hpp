@@ -1285,6 +1285,7 @@ class placement_search {
       bool low = false;
       for (node_id c : unplaced_alive(k)) {
         const std::uint64_t hc = h(c);
+        if (hc > room) continue;  // too high, passed or not (a passed node's floor lies above last >= hc)
         // (e): a passed node lands at or above last + its smallest neighbor.
         const bool passed = lift && (hc < last || (hc == last && last_rank != none && rank_[c] < last_rank));
         const std::uint64_t lo = !passed ? hc : min_nb_[c] > room ? unbounded : align_up(last + min_nb_[c]);
