@@ -496,12 +496,16 @@ class placement_search {
     std::uint64_t budget = std::max<std::uint64_t>(part.size(), 64);
     // (f) in the valley lane (lane_ 0), the level order otherwise; each lane takes the orders in turn.
     valley_ = lane_ == 0;
-    track_ = valley_;
-    if (track_) vsum_ = valley_sum();
-    track_level_ = !valley_;
-    if (track_level_) lsum_ = level_sum_all();
+    // The running sums of this lane's memo key ((f): vsum_ and over_; the level order: lsum_).
+    vsum_ = lsum_ = memo_key{0, 0};
     over_ = 0;
-    for (std::size_t c = 0; c < n_; ++c) over_ += !placed_[c] && h(c) > cap_ - size_[c];
+    if (valley_) {
+      vsum_ = valley_sum();
+      for (std::size_t c = 0; c < n_; ++c) over_ += !placed_[c] && no_room(static_cast<node_id>(c));
+    } else {
+      for (std::size_t c = 0; c < n_; ++c)
+        if (!placed_[c]) fold(lsum_, level_term(static_cast<node_id>(c)), +1);
+    }
     for (std::size_t round = 0;; ++round) {
       const std::size_t count = opt_.sweep_order && sections_ ? heuristics + 1 : heuristics;
       const std::size_t slot = (round + opt_.first_order) % count;
@@ -735,14 +739,13 @@ class placement_search {
     // what lies outside the part stays put while it is searched (no node of it shares a section, hence
     // an edge, with the part's), so the part's key is the sum less that context, taken here.
     // The same for over_ ((a) under (f)).
-    const bool v = valley_;
-    memo_key& ctx = v ? vctx_ : lctx_;
-    const memo_key outer = ctx, inner = v ? valley_key(nodes, slo, shi) : level_sum(nodes), sum = v ? vsum_ : lsum_;
-    ctx = {sum.a - inner.a, sum.b ^ inner.b};
+    const memo_key outer = ctx_;
     const std::size_t outer_over = over_ctx_;
-    over_ctx_ = over_ - count_over(nodes);
-    const outcome o = v ? vdfs(nodes, slo, shi, nodes.size(), slo, shi) : dfs(nodes, slo, shi, nodes.size(), 0, none, slo, shi);
-    ctx = outer;
+    const memo_key inner = valley_ ? valley_key(nodes, slo, shi) : level_sum(nodes), sum = valley_ ? vsum_ : lsum_;
+    ctx_ = {sum.a - inner.a, sum.b ^ inner.b};
+    if (valley_) over_ctx_ = over_ - count_over(nodes);
+    const outcome o = valley_ ? vdfs(nodes, slo, shi, nodes.size(), slo, shi) : dfs(nodes, slo, shi, nodes.size(), 0, none, slo, shi);
+    ctx_ = outer;
     over_ctx_ = outer_over;
     return o;
   }
@@ -778,10 +781,11 @@ class placement_search {
     constexpr std::uint64_t inf = std::numeric_limits<std::uint64_t>::max();
     std::uint64_t best1 = inf, best2 = inf;  // two smallest h(c) + size(c)
     node_id arg1 = none;
-    // The memo key: the part's header and every unplaced node's term (level_term), kept in lsum_.
-    const memo_key key{mix(last ^ (std::uint64_t{last_rank} << 32) ^ variant_) + (lsum_.a - lctx_.a),
-                       mix(slo + (std::uint64_t{shi} << 32) + variant_) ^ lsum_.b ^ lctx_.b};
-    assert(key.a - mix(last ^ (std::uint64_t{last_rank} << 32) ^ variant_) == level_sum(nodes).a);
+    // The memo key: the state's header and every unplaced node's term (level_term), kept in lsum_.
+    memo_key key{mix(last ^ (std::uint64_t{last_rank} << 32) ^ variant_), mix(slo + (std::uint64_t{shi} << 32) + variant_)};
+    const memo_key terms{lsum_.a - ctx_.a, lsum_.b ^ ctx_.b};
+    assert(terms == level_sum(nodes));
+    fold(key, terms, +1);
     for (node_id c : nodes) {
       if (placed_[c]) continue;
       const std::uint64_t hc = h(c);
@@ -962,26 +966,31 @@ class placement_search {
     bool viable = true;
   };
 
-  /// What scan_valley reads of valley v, the same from both ends (so computed once per valley):
-  /// vpre_[i] / vsuf_[i], the largest rem in [a, a + i) / [a + i, b); vmin_hi_[i] / vmin_lo_[i], the
-  /// smallest unplaced node lying inside [a, a + i) / [a + i, b).
+  /// What scan_valley reads of a valley [a, b), the same from both ends (so computed once per valley):
+  /// pre[i] / suf[i], the largest rem in [a, a + i) / [a + i, b); min_hi[i] / min_lo[i], the smallest
+  /// unplaced node lying inside [a, a + i) / [a + i, b).
+  struct valley_tables {
+    std::vector<std::uint64_t> pre, suf, min_lo, min_hi;
+  };
+
+  /// Fills vt_ for valley v.
   void prepare_valley(const valley& v) {
     constexpr std::uint64_t inf = std::numeric_limits<std::uint64_t>::max();
     const std::uint32_t w = v.b - v.a;
-    vpre_.assign(w + 1, 0);
-    vsuf_.assign(w + 1, 0);
-    vmin_hi_.assign(w + 1, inf);
-    vmin_lo_.assign(w + 1, inf);
-    for (std::uint32_t i = 0; i < w; ++i) vpre_[i + 1] = std::max(vpre_[i], rem_[v.a + i]);
-    for (std::uint32_t i = w; i-- > 0;) vsuf_[i] = std::max(vsuf_[i + 1], rem_[v.a + i]);
+    vt_.pre.assign(w + 1, 0);
+    vt_.suf.assign(w + 1, 0);
+    vt_.min_hi.assign(w + 1, inf);
+    vt_.min_lo.assign(w + 1, inf);
+    for (std::uint32_t i = 0; i < w; ++i) vt_.pre[i + 1] = std::max(vt_.pre[i], rem_[v.a + i]);
+    for (std::uint32_t i = w; i-- > 0;) vt_.suf[i] = std::max(vt_.suf[i + 1], rem_[v.a + i]);
     for (std::uint32_t k = v.a; k < v.b; ++k)
       for (node_id c : unplaced_starting(k))
         if (sec_hi_[c] <= v.b) {
-          vmin_hi_[sec_hi_[c] - v.a] = std::min(vmin_hi_[sec_hi_[c] - v.a], size_[c]);
-          vmin_lo_[k - v.a] = std::min(vmin_lo_[k - v.a], size_[c]);
+          vt_.min_hi[sec_hi_[c] - v.a] = std::min(vt_.min_hi[sec_hi_[c] - v.a], size_[c]);
+          vt_.min_lo[k - v.a] = std::min(vt_.min_lo[k - v.a], size_[c]);
         }
-    for (std::uint32_t i = 0; i < w; ++i) vmin_hi_[i + 1] = std::min(vmin_hi_[i + 1], vmin_hi_[i]);
-    for (std::uint32_t i = w; i-- > 0;) vmin_lo_[i] = std::min(vmin_lo_[i], vmin_lo_[i + 1]);
+    for (std::uint32_t i = 0; i < w; ++i) vt_.min_hi[i + 1] = std::min(vt_.min_hi[i + 1], vt_.min_hi[i]);
+    for (std::uint32_t i = w; i-- > 0;) vt_.min_lo[i] = std::min(vt_.min_lo[i], vt_.min_lo[i + 1]);
   }
 
   /// Counts the viable branches of valley v (prepare_valley(v) done) from its left end (`right` false:
@@ -998,8 +1007,8 @@ class placement_search {
       const bool empty = right ? i == w : i == 0;
       if (empty) return true;
       if (level == unbounded) return false;
-      const std::uint64_t rem = right ? vsuf_[i] : vpre_[i];
-      const std::uint64_t small = right ? vmin_lo_[i] : vmin_hi_[i];
+      const std::uint64_t rem = right ? vt_.suf[i] : vt_.pre[i];
+      const std::uint64_t small = right ? vt_.min_lo[i] : vt_.min_hi[i];
       if (opt_.section_cuts && (rem > cap_ || level > cap_ - rem)) return false;
       if (opt_.gap_dominance && small != inf && v.y + small <= level) return false;
       return true;
@@ -1060,17 +1069,10 @@ class placement_search {
           if (c == 0) return 0;
         }
       }
-      if (better) swap_valley_tables();  // v's tables aside; the next valley overwrites the others
+      if (better) std::swap(vt_, vbest_);  // v's tables aside; the next valley overwrites the others
     }
-    if (best_count != std::numeric_limits<std::size_t>::max()) swap_valley_tables();  // the best's back
+    if (best_count != std::numeric_limits<std::size_t>::max()) std::swap(vt_, vbest_);  // the best's back
     return best_count;
-  }
-
-  void swap_valley_tables() noexcept {
-    vpre_.swap(bpre_);
-    vsuf_.swap(bsuf_);
-    vmin_lo_.swap(bmin_lo_);
-    vmin_hi_.swap(bmin_hi_);
   }
 
   /// Raises the floors of sections [lo, hi) to `level`, and the skylines of their unplaced nodes with them.
@@ -1099,18 +1101,19 @@ class placement_search {
   memo_key valley_key(const std::vector<node_id>& nodes, std::uint32_t slo, std::uint32_t shi) const {
     memo_key key{mix(slo + (std::uint64_t{shi} << 32) + 0x5BD1E995ull), mix(0xA0761D6478BD642Full ^ slo ^ (std::uint64_t{shi} << 20))};
     for (node_id c : nodes)
-      if (!placed_[c]) {
-        key.a += vkey_[c][0];
-        key.b ^= vkey_[c][1];
-      }
+      if (!placed_[c]) fold(key, {vkey_[c][0], vkey_[c][1]}, +1);
     for (std::uint32_t k = slo; k < shi; ++k)
-      if (rem_[k] != 0) {
-        const memo_key t = floor_term(k);
-        key.a += t.a;
-        key.b ^= t.b;
-      }
+      if (rem_[k] != 0) fold(key, floor_term(k), +1);
     return key;
   }
+
+  /// Adds (+1) or takes away (-1) term t of a memo key: a sum in `a`, an exclusive or in `b`.
+  static void fold(memo_key& key, const memo_key& t, int sign) noexcept {
+    key.a = sign > 0 ? key.a + t.a : key.a - t.a;
+    key.b ^= t.b;
+  }
+  /// (a): node c has no room left at its skyline.
+  bool no_room(node_id c) const noexcept { return h(c) > cap_ - size_[c]; }
 
   /// Node c's terms of the level order's memo key (dfs): its skyline and id.
   memo_key level_term(node_id c) const noexcept {
@@ -1121,32 +1124,23 @@ class placement_search {
   memo_key level_sum(std::span<const node_id> nodes) const {
     memo_key sum{0, 0};
     for (node_id c : nodes)
-      if (!placed_[c]) {
-        const memo_key t = level_term(c);
-        sum.a += t.a;
-        sum.b ^= t.b;
-      }
+      if (!placed_[c]) fold(sum, level_term(c), +1);
     return sum;
   }
-  memo_key level_sum_all() const {
-    std::vector<node_id> all(n_);
-    for (std::size_t c = 0; c < n_; ++c) all[c] = static_cast<node_id>(c);
-    return level_sum(all);
-  }
-  /// Called around every change of top_[c] and of placed_[c] (-1 before, +1 after): keeps lsum_ (node c's
-  /// level_term, while the level order runs) and over_ (the unplaced nodes whose skyline leaves no room
-  /// for them: (a) under (f)) up to date.
+  /// Called around every change of top_[c] and of placed_[c] (-1 before, +1 after): keeps this lane's
+  /// running sums up to date, over_ (the unplaced nodes with no room left: (a) under (f)) or lsum_ (node
+  /// c's level_term, the level order).
   void track_skyline(node_id c, int sign) noexcept {
-    if (h(c) > cap_ - size_[c]) over_ = sign > 0 ? over_ + 1 : over_ - 1;
-    if (!track_level_) return;
-    const memo_key t = level_term(c);
-    lsum_.a = sign > 0 ? lsum_.a + t.a : lsum_.a - t.a;
-    lsum_.b ^= t.b;
+    if (!valley_) {
+      fold(lsum_, level_term(c), sign);
+    } else if (no_room(c)) {
+      over_ = sign > 0 ? over_ + 1 : over_ - 1;
+    }
   }
   /// How many unplaced nodes of `nodes` have no room left at their skyline (what over_ counts).
   std::size_t count_over(std::span<const node_id> nodes) const noexcept {
     std::size_t k = 0;
-    for (node_id c : nodes) k += !placed_[c] && h(c) > cap_ - size_[c];
+    for (node_id c : nodes) k += !placed_[c] && no_room(c);
     return k;
   }
 
@@ -1159,31 +1153,19 @@ class placement_search {
   memo_key valley_sum() const {
     memo_key sum{0, 0};
     for (std::size_t c = 0; c < n_; ++c)
-      if (!placed_[c]) {
-        sum.a += vkey_[c][0];
-        sum.b ^= vkey_[c][1];
-      }
+      if (!placed_[c]) fold(sum, {vkey_[c][0], vkey_[c][1]}, +1);
     for (std::uint32_t k = 0; k < sections(); ++k)
-      if (rem_[k] != 0) {
-        const memo_key t = floor_term(k);
-        sum.a += t.a;
-        sum.b ^= t.b;
-      }
+      if (rem_[k] != 0) fold(sum, floor_term(k), +1);
     return sum;
   }
 
   /// vsum_ without (`sign` -1) or with (+1) section k's terms, if it holds unplaced nodes; called around
   /// every change of floor_[k] or rem_[k] while (f) runs.
   void track_section(std::uint32_t k, int sign) noexcept {
-    if (!track_ || rem_[k] == 0) return;
-    const memo_key t = floor_term(k);
-    vsum_.a = sign > 0 ? vsum_.a + t.a : vsum_.a - t.a;
-    vsum_.b ^= t.b;
+    if (valley_ && rem_[k] != 0) fold(vsum_, floor_term(k), sign);
   }
   void track_node(node_id v) noexcept {  // v placed or unplaced: its terms leave or join vsum_
-    if (!track_) return;
-    vsum_.a = placed_[v] ? vsum_.a - vkey_[v][0] : vsum_.a + vkey_[v][0];
-    vsum_.b ^= vkey_[v][1];
+    if (valley_) fold(vsum_, {vkey_[v][0], vkey_[v][1]}, placed_[v] ? -1 : +1);
   }
 
   /// Depth-first search under (f) over the unplaced nodes of `nodes` (`left` of them), all inside
@@ -1202,7 +1184,7 @@ class placement_search {
       ++st_.pruned_bound;
       return outcome::fail;
     }
-    const memo_key key{vsum_.a - vctx_.a, vsum_.b ^ vctx_.b};
+    const memo_key key{vsum_.a - ctx_.a, vsum_.b ^ ctx_.b};
     assert(key == valley_key(nodes, slo, shi));
     if (opt_.memo && failed_.contains(key)) {
       ++st_.pruned_memo;
@@ -1314,24 +1296,11 @@ class placement_search {
       top_[u] = ta;
       track_skyline(u, +1);
     }
-    if (valley_ok_) {  // b behind the unplaced front of starts_ (undo finds it there again)
-      std::vector<node_id>& list = starts_[sec_lo_[b]];
-      const std::uint32_t i = spos_[b], j = --unstarted_[sec_lo_[b]];
-      const node_id u = list[j];
-      list[j] = b;
-      list[i] = u;
-      spos_[u] = i;
-      spos_[b] = j;
-    }
+    if (valley_ok_)
+      behind_front(starts_[sec_lo_[b]], unstarted_[sec_lo_[b]], b, [&](node_id v) -> std::uint32_t& { return spos_[v]; });
     if (sections_) {
       for (std::uint32_t k = sec_lo_[b]; k < sec_hi_[b]; ++k) {
-        // Swap b behind the unplaced front of alive_[k]; undo (LIFO) finds it there again.
-        const std::uint32_t i = apos(b, k), j = --unplaced_[k];
-        const node_id u = alive_[k][j];
-        alive_[k][j] = b;
-        alive_[k][i] = u;
-        apos(u, k) = i;
-        apos(b, k) = j;
+        behind_front(alive_[k], unplaced_[k], b, [&](node_id v) -> std::uint32_t& { return apos(v, k); });
         track_section(k, -1);
         rem_[k] -= size_[b];
         if (floor_[k] < t) {
@@ -1342,6 +1311,19 @@ class placement_search {
       }
       for (std::uint32_t k = sec_lo_[b]; k + 1 < sec_hi_[b]; ++k) --cuts_[k];
     }
+  }
+
+  /// Moves b from the unplaced front of `list` (its first `front` entries) to just behind it, by a swap
+  /// with the front's last entry (`pos(v)`: where v sits in `list`). Undo (LIFO) only moves the boundary
+  /// back: b is then the front's last entry again.
+  template <class Pos>
+  static void behind_front(std::vector<node_id>& list, std::uint32_t& front, node_id b, Pos pos) {
+    const std::uint32_t i = pos(b), j = --front;
+    const node_id u = list[j];
+    list[j] = b;
+    list[i] = u;
+    pos(u) = i;
+    pos(b) = j;
   }
 
   /// Undoes placements until `mark` remain in the log.
@@ -1433,19 +1415,15 @@ class placement_search {
   std::size_t placed_count_ = 0;
   bool valley_ok_ = false;                   // (f) is on and applicable (lifetimes match the graph)
   bool valley_ = false;                      // the current round uses (f)
-  bool track_ = false;                       // (f): vsum_ is kept up to date
   memo_key vsum_{0, 0};                      // (f): valley_key's terms summed over the whole problem
-  memo_key vctx_{0, 0};                      // (f): what vsum_ holds outside the part being searched
-  bool track_level_ = false;                 // the level order: lsum_ is kept up to date
   memo_key lsum_{0, 0};                      // the level order: level_term summed over the unplaced nodes
-  memo_key lctx_{0, 0};                      // the level order: what lsum_ holds outside the part
+  memo_key ctx_{0, 0};                       // what the lane's sum holds outside the part being searched
   std::size_t over_ = 0, over_ctx_ = 0;      // (a): unplaced nodes with h + size > capacity; outside the part
   std::vector<std::vector<node_id>> starts_;  // (f): per section, the nodes whose lifetime starts there,
   std::vector<std::uint32_t> unstarted_;      //   unplaced ones first (unstarted_[k] of them), as alive_
   std::vector<std::uint32_t> spos_;           // (f): where v sits in starts_[sec_lo_[v]]
   std::vector<std::array<std::uint64_t, 2>> vkey_;  // (f): per node, its two terms of valley_key
-  std::vector<std::uint64_t> vpre_, vsuf_, vmin_lo_, vmin_hi_;  // (f): prepare_valley's, for scan_valley
-  std::vector<std::uint64_t> bpre_, bsuf_, bmin_lo_, bmin_hi_;  // (f): the same of pick_valley's best so far
+  valley_tables vt_, vbest_;  // (f): prepare_valley's, for scan_valley; pick_valley's best so far
 };
 
 }  // namespace detail
