@@ -751,7 +751,7 @@ class placement_search {
   }
 
   /// Solves the independent parts between consecutive `points`; on failure undoes all of them.
-  outcome solve_parts(const std::vector<node_id>& nodes, const std::vector<std::uint32_t>& points) {
+  outcome solve_parts(std::span<const node_id> nodes, const std::vector<std::uint32_t>& points) {
     const std::size_t mark = log_.size();
     for (std::size_t i = 0; i + 1 < points.size(); ++i) {
       std::vector<node_id> part;
@@ -768,15 +768,18 @@ class placement_search {
     return outcome::ok;
   }
 
-  /// Depth-first search over canonical placements of `nodes` (of which `left` are unplaced), the last
+  /// Depth-first search over canonical placements of the part `nodes`, whose first `left` entries are
+  /// its unplaced nodes (in no particular order: every rule below is a minimum, a count or a sort, so
+  /// the walk does not depend on it; each step swaps the node it places behind them and back), the last
   /// placement at offset `last` by the node of rank `last_rank`. (c) need only be checked on sections
   /// [dlo, dhi): the caller knows every other section of [slo, shi) passes (see the loop below).
   /// One piece on purpose: the per-state scan (bound, the two lowest tops for (b1), the memo key), the
   /// forced node of (d), the look-ahead of (c) and the child's check range of (c)/(e) are computed once
   /// per state and used by every candidate; split up, a dozen locals would travel between the parts.
-  outcome dfs(const std::vector<node_id>& nodes, std::uint32_t slo, std::uint32_t shi, std::size_t left,
+  outcome dfs(std::vector<node_id>& nodes, std::uint32_t slo, std::uint32_t shi, std::size_t left,
               std::uint64_t last, std::uint32_t last_rank, std::uint32_t dlo, std::uint32_t dhi) {
     if (left == 0) return outcome::ok;
+    const std::span<const node_id> un(nodes.data(), left);
     // One pass over the unplaced nodes: bound (a) and the two lowest h + size for (b1).
     constexpr std::uint64_t inf = std::numeric_limits<std::uint64_t>::max();
     std::uint64_t best1 = inf, best2 = inf;  // two smallest h(c) + size(c)
@@ -786,8 +789,8 @@ class placement_search {
     const memo_key terms{lsum_.a - ctx_.a, lsum_.b ^ ctx_.b};
     assert(terms == level_sum(nodes));
     fold(key, terms, +1);
-    for (node_id c : nodes) {
-      if (placed_[c]) continue;
+    for (node_id c : un) {
+      assert(!placed_[c]);
       const std::uint64_t hc = h(c);
       if (opt_.bound && std::max(hc, last) > cap_ - size_[c]) {
         ++st_.pruned_bound;
@@ -816,8 +819,7 @@ class placement_search {
     std::uint64_t fh = inf;
     std::uint32_t frank = none;
     if (opt_.forced_nodes) {
-      for (node_id c : nodes) {
-        if (placed_[c]) continue;
+      for (node_id c : un) {
         const std::uint64_t hc = h(c);
         if (hc > fh || (hc == fh && rank_[c] > frank)) continue;  // cannot come first
         if (forced(c, hc)) {
@@ -830,9 +832,11 @@ class placement_search {
         return outcome::fail;
       }
     }
-    std::vector<node_id> cand;
-    for (node_id c : nodes) {
-      if (placed_[c]) continue;
+    // The candidates, as places in `nodes` (a child restores the order it found), on a stack shared by
+    // the frames (no allocation per state); this frame's entries are [base, end).
+    const scratch_frame frame(scratch_);
+    for (std::size_t i = 0; i < left; ++i) {
+      const node_id c = nodes[i];
       const std::uint64_t hc = h(c);
       if (hc < last || (hc == last && last_rank != none && rank_[c] < last_rank)) continue;  // (o)
       if (hc > cap_ - size_[c]) continue;
@@ -848,9 +852,11 @@ class placement_search {
         ++st_.pruned_symmetry;
         continue;
       }
-      cand.push_back(c);
+      scratch_.push_back(static_cast<std::uint32_t>(i));
     }
-    std::sort(cand.begin(), cand.end(), [&](node_id a, node_id b) {
+    const std::size_t end = scratch_.size();
+    std::sort(scratch_.begin() + static_cast<std::ptrdiff_t>(frame.base), scratch_.end(), [&](std::uint32_t i, std::uint32_t j) {
+      const node_id a = nodes[i], b = nodes[j];
       const std::uint64_t ha = h(a), hb = h(b);
       return ha != hb ? ha < hb : rank_[a] < rank_[b];
     });
@@ -860,7 +866,9 @@ class placement_search {
     std::uint64_t max_rem = 0;
     if (sections_ && opt_.section_cuts)
       for (std::uint32_t k = slo; k < shi; ++k) max_rem = std::max(max_rem, rem_[k]);
-    for (node_id b : cand) {
+    for (std::size_t j = frame.base; j < end; ++j) {
+      const std::uint32_t i = scratch_[j];
+      const node_id b = nodes[i];
       if (h(b) > cap_ - max_rem) {
         ++st_.pruned_section;
         break;
@@ -870,46 +878,10 @@ class placement_search {
       const std::uint64_t x = h(b);
       const std::size_t mark = log_.size();
       place(b, x);
+      std::swap(nodes[i], nodes[left - 1]);  // b leaves the unplaced front
       st_.deepest = std::max<std::uint64_t>(st_.deepest, placed_count_);
-      outcome o;
-      std::vector<std::uint32_t> points;
-      if (sections_ && opt_.decompose) {
-        points.push_back(slo);
-        for (std::uint32_t k = std::max(sec_lo_[b], slo); k + 1 < std::min(sec_hi_[b], shi); ++k)
-          if (cuts_[k] == 0) points.push_back(k + 1);
-      }
-      if (points.size() > 1) {
-        points.push_back(shi);
-        o = solve_parts(nodes, points);
-      } else {
-        // The child need check (c) only where a skyline rose: the sections of b's unplaced neighbors.
-        // Elsewhere in [slo, shi) a section k passes: if k is in b's lifetime, every unplaced node alive
-        // in k is a neighbor of b, so k is covered or empty (rem 0); otherwise its floor and the skylines
-        // of the nodes alive in it are unchanged, so base(k) = max(its base here, x), and both
-        // base here + rem(k) <= capacity (this state passed) and x + rem(k) <= capacity (look-ahead).
-        std::uint32_t dlo2 = shi, dhi2 = slo;
-        if (sections_ && opt_.section_cuts)
-          for (node_id u : g_.neighbors(b))
-            if (!placed_[u]) {
-              dlo2 = std::min(dlo2, std::max(sec_lo_[u], slo));
-              dhi2 = std::max(dhi2, std::min(sec_hi_[u], shi));
-            }
-        // (e) moves floors outside b's neighbors too. If the level rose (x > last), every passed node's
-        // floor align(last + smallest neighbor) rose with it: check the whole range. If not, the only
-        // change is the nodes passed by this step (h == x, rank between the last placement's and b's):
-        // add their sections.
-        if (lift && x > last) {
-          dlo2 = slo;
-          dhi2 = shi;
-        } else if (lift) {
-          for (node_id c : nodes)
-            if (!placed_[c] && h(c) == x && rank_[c] < rank_[b] && (last_rank == none || rank_[c] > last_rank)) {
-              dlo2 = std::min(dlo2, std::max(sec_lo_[c], slo));
-              dhi2 = std::max(dhi2, std::min(sec_hi_[c], shi));
-            }
-        }
-        o = dfs(nodes, slo, shi, left - 1, x, rank_[b], dlo2, std::max(dlo2, dhi2));
-      }
+      const outcome o = dfs_child(nodes, slo, shi, left - 1, b, last, last_rank, lift);
+      std::swap(nodes[i], nodes[left - 1]);
       if (o == outcome::ok) return o;
       undo_to(mark);
       ++st_.backtracks;
@@ -918,6 +890,69 @@ class placement_search {
     if (opt_.memo && failed_.size() < memo_cap_) failed_.insert(key);
     return outcome::fail;
   }
+
+  /// After dfs placed b at x = h(b) (behind the part's `left` unplaced nodes): split at zero cuts inside
+  /// b's lifetime, or go on with (c) checked where it can have changed.
+  outcome dfs_child(std::vector<node_id>& nodes, std::uint32_t slo, std::uint32_t shi, std::size_t left, node_id b,
+                    std::uint64_t last, std::uint32_t last_rank, bool lift) {
+    const std::uint64_t x = off_[b];
+    if (sections_ && opt_.decompose && has_zero_cut(b, slo, shi)) return solve_parts({nodes.data(), left}, split_points(b, slo, shi));
+    // The child need check (c) only where a skyline rose: the sections of b's unplaced neighbors.
+    // Elsewhere in [slo, shi) a section k passes: if k is in b's lifetime, every unplaced node alive
+    // in k is a neighbor of b, so k is covered or empty (rem 0); otherwise its floor and the skylines
+    // of the nodes alive in it are unchanged, so base(k) = max(its base here, x), and both
+    // base here + rem(k) <= capacity (this state passed) and x + rem(k) <= capacity (look-ahead).
+    std::uint32_t dlo = shi, dhi = slo;
+    if (sections_ && opt_.section_cuts)
+      for (node_id u : g_.neighbors(b))
+        if (!placed_[u]) {
+          dlo = std::min(dlo, std::max(sec_lo_[u], slo));
+          dhi = std::max(dhi, std::min(sec_hi_[u], shi));
+        }
+    // (e) moves floors outside b's neighbors too. If the level rose (x > last), every passed node's
+    // floor align(last + smallest neighbor) rose with it: check the whole range. If not, the only
+    // change is the nodes passed by this step (h == x, rank between the last placement's and b's):
+    // add their sections.
+    if (lift && x > last) {
+      dlo = slo;
+      dhi = shi;
+    } else if (lift) {
+      for (std::size_t i = 0; i < left; ++i) {
+        const node_id c = nodes[i];
+        if (h(c) == x && rank_[c] < rank_[b] && (last_rank == none || rank_[c] > last_rank)) {
+          dlo = std::min(dlo, std::max(sec_lo_[c], slo));
+          dhi = std::max(dhi, std::min(sec_hi_[c], shi));
+        }
+      }
+    }
+    return dfs(nodes, slo, shi, left, x, rank_[b], dlo, std::max(dlo, dhi));
+  }
+
+  /// Whether some section boundary inside b's lifetime (and [slo, shi)) has no unplaced node crossing
+  /// it: the part then splits there (decomposition).
+  bool has_zero_cut(node_id b, std::uint32_t slo, std::uint32_t shi) const noexcept {
+    for (std::uint32_t k = std::max(sec_lo_[b], slo); k + 1 < std::min(sec_hi_[b], shi); ++k)
+      if (cuts_[k] == 0) return true;
+    return false;
+  }
+  /// The part's split points after b was placed: slo, each zero cut inside b's lifetime, shi.
+  std::vector<std::uint32_t> split_points(node_id b, std::uint32_t slo, std::uint32_t shi) const {
+    std::vector<std::uint32_t> points{slo};
+    for (std::uint32_t k = std::max(sec_lo_[b], slo); k + 1 < std::min(sec_hi_[b], shi); ++k)
+      if (cuts_[k] == 0) points.push_back(k + 1);
+    points.push_back(shi);
+    return points;
+  }
+
+  /// A frame's share of a stack of scratch entries: [base, size) while the frame lives.
+  struct scratch_frame {
+    explicit scratch_frame(std::vector<std::uint32_t>& v) noexcept : v(v), base(v.size()) {}
+    ~scratch_frame() { v.resize(base); }
+    scratch_frame(const scratch_frame&) = delete;
+    scratch_frame& operator=(const scratch_frame&) = delete;
+    std::vector<std::uint32_t>& v;
+    std::size_t base;
+  };
 
   /// (d): no unplaced neighbor of c (with skyline hc) can ever reach below hc + size(c).
   bool forced(node_id c, std::uint64_t hc) const noexcept {
@@ -1373,6 +1408,7 @@ class placement_search {
 
   std::size_t memo_cap_ = std::size_t{1} << 22;  // failed states kept (each of the race's lanes: half)
   std::unordered_set<memo_key, memo_hash> failed_;
+  std::vector<std::uint32_t> scratch_;  // dfs's candidate lists, a stack of frames (scratch_frame)
   std::uint64_t variant_ = 0;
 
   struct log_entry {
