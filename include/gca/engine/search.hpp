@@ -834,7 +834,7 @@ class placement_search {
     }
     // The candidates, as places in `nodes` (a child restores the order it found), on a stack shared by
     // the frames (no allocation per state); this frame's entries are [base, end).
-    const scratch_frame frame(scratch_);
+    const stack_frame<std::uint32_t> frame(scratch_);
     for (std::size_t i = 0; i < left; ++i) {
       const node_id c = nodes[i];
       const std::uint64_t hc = h(c);
@@ -944,13 +944,15 @@ class placement_search {
     return points;
   }
 
-  /// A frame's share of a stack of scratch entries: [base, size) while the frame lives.
-  struct scratch_frame {
-    explicit scratch_frame(std::vector<std::uint32_t>& v) noexcept : v(v), base(v.size()) {}
-    ~scratch_frame() { v.resize(base); }
-    scratch_frame(const scratch_frame&) = delete;
-    scratch_frame& operator=(const scratch_frame&) = delete;
-    std::vector<std::uint32_t>& v;
+  /// A search frame's share of a stack of entries shared by the frames (dfs's candidates, vdfs's
+  /// valleys): [base, size) while the frame lives, so a state allocates nothing once the stack has grown.
+  template <class T>
+  struct stack_frame {
+    explicit stack_frame(std::vector<T>& v) noexcept : v(v), base(v.size()) {}
+    ~stack_frame() { v.resize(base); }
+    stack_frame(const stack_frame&) = delete;
+    stack_frame& operator=(const stack_frame&) = delete;
+    std::vector<T>& v;
     std::size_t base;
   };
 
@@ -1032,9 +1034,8 @@ class placement_search {
   /// which node at y is the leftmost) or its right end, and appends every branch to `out` if given. A
   /// branch is viable unless its raise fails the look-ahead of (c) (level + rem(k) > capacity in a raised
   /// section k), leaves room a node inside the raised sections fits in ((b1)), or has no level to raise
-  /// to (walls). Without `out`, stops counting past `limit` (pick_valley's best so far: more loses).
-  std::size_t scan_valley(const valley& v, bool right, std::vector<vbranch>* out,
-                          std::size_t limit = std::numeric_limits<std::size_t>::max()) {
+  /// to (walls).
+  std::size_t scan_valley(const valley& v, bool right, std::vector<vbranch>* out) {
     constexpr std::uint64_t inf = std::numeric_limits<std::uint64_t>::max();
     const std::uint32_t w = v.b - v.a;
     // Raising the prefix [a, a + i) (suffix [a + i, b) when `right`) to `level`.
@@ -1057,7 +1058,6 @@ class placement_search {
         const std::uint32_t i = right ? sec_hi_[c] - v.a : k - v.a;
         const bool ok = viable(i, level);
         count += ok;
-        if (!out && count > limit) return count;
         if (out) {
           const std::uint32_t width = right ? w - i : i;
           out->push_back({c, right ? sec_hi_[c] : v.a, right ? v.b : k, level,
@@ -1072,13 +1072,25 @@ class placement_search {
     return count;
   }
 
-  /// The valley and end of (f) with the fewest viable branches (ties: the lowest, then the leftmost), or
-  /// a count of 0 when some valley has none (the state fails). The best valley's prepare_valley tables
-  /// are left in place for scan_valley (kept aside while later valleys are prepared).
-  std::size_t pick_valley(std::uint32_t slo, std::uint32_t shi, valley& best, bool& best_right) {
-    std::size_t best_count = std::numeric_limits<std::size_t>::max();
+  /// A valley with its viable branch counts from each end (scan_valley), as listed by list_valleys.
+  struct counted_valley {
+    valley v;
+    std::size_t count[2] = {0, 0};  // from the left end, from the right end
+  };
+  /// Where a vdfs state's valleys may differ from its parent's: the parent's list (vlist_[base, end))
+  /// and the sections [lo, hi) whose floor or rem the branch between them changed (the placed node's
+  /// lifetime and the raised sections, which are adjacent: one range).
+  struct valley_hint {
+    std::size_t base = 0, end = 0;
+    std::uint32_t lo = 0, hi = 0;
+  };
+
+  /// Appends to vlist_ the valleys among the runs of [from, to) (`from` starts a run or is a wall, `to`
+  /// ends one or is a wall or shi), each with its counts: a run is a maximal stretch of sections holding
+  /// unplaced nodes whose floors align up to one y; a valley is a run both of whose borders are higher.
+  void list_valleys(std::uint32_t from, std::uint32_t to, std::uint32_t slo, std::uint32_t shi) {
     auto level_of = [&](std::uint32_t k) { return rem_[k] == 0 ? unbounded : floor_[k]; };
-    for (std::uint32_t k = slo; k < shi;) {
+    for (std::uint32_t k = from; k < to;) {
       if (rem_[k] == 0) {
         ++k;
         continue;
@@ -1093,20 +1105,52 @@ class placement_search {
       if ((v.left != unbounded && align_up(v.left) < v.y) || (v.right != unbounded && align_up(v.right) < v.y))
         continue;  // not a local minimum
       prepare_valley(v);
-      bool better = false;
+      vlist_.push_back({v, {scan_valley(v, false, nullptr), scan_valley(v, true, nullptr)}});
+    }
+  }
+
+  /// Lists this state's valleys at the end of vlist_: all of [slo, shi) at a part's first state; else
+  /// the parent's list, with the runs around the changed sections listed anew. A valley's counts depend
+  /// only on the floors and rem of its sections and of its two borders (the skylines and twins they
+  /// read are functions of those floors: see lifetimes_match_graph), so the parent's valleys that
+  /// neither contain nor border a changed section keep theirs. The runs listed anew go from the start of
+  /// the run holding lo - 1 to the end of the run holding hi: every run outside is unchanged, with its
+  /// borders.
+  void list_state_valleys(std::uint32_t slo, std::uint32_t shi, const valley_hint* parent) {
+    if (!parent) return list_valleys(slo, shi, slo, shi);
+    const auto same_run = [&](std::uint32_t k, std::uint32_t j) {
+      return rem_[k] != 0 && rem_[j] != 0 && align_up(floor_[k]) == align_up(floor_[j]);
+    };
+    std::uint32_t r0 = std::max(parent->lo, slo), r1 = std::min(parent->hi, shi);
+    if (r0 > slo && rem_[r0 - 1] != 0) {
+      --r0;
+      while (r0 > slo && same_run(r0 - 1, r0)) --r0;
+    }
+    if (r1 < shi && rem_[r1] != 0)
+      while (r1 + 1 < shi && same_run(r1, r1 + 1)) ++r1;
+    if (r1 < shi && rem_[r1] != 0) ++r1;  // past the run holding hi (r1 was its last section)
+    for (std::size_t i = parent->base; i < parent->end && vlist_[i].v.b <= r0; ++i) vlist_.push_back(vlist_[i]);
+    list_valleys(r0, r1, slo, shi);
+    for (std::size_t i = parent->base; i < parent->end; ++i)
+      if (vlist_[i].v.a >= r1) vlist_.push_back(vlist_[i]);
+  }
+
+  /// The valley and end of (f) with the fewest viable branches among vlist_[from, end) (ties: the
+  /// lowest, then the leftmost, the left end first), or a count of 0 when some valley has none (the
+  /// state fails). The best valley's prepare_valley tables are left in place for scan_valley.
+  std::size_t pick_valley(std::size_t from, valley& best, bool& best_right) {
+    std::size_t best_count = std::numeric_limits<std::size_t>::max();
+    for (std::size_t i = from; i < vlist_.size(); ++i)
       for (bool right : {false, true}) {
-        const std::size_t c = scan_valley(v, right, nullptr, best_count);
-        if (c < best_count || (c == best_count && v.y < best.y)) {
+        const std::size_t c = vlist_[i].count[right];
+        if (c < best_count || (c == best_count && vlist_[i].v.y < best.y)) {
           best_count = c;
-          best = v;
+          best = vlist_[i].v;
           best_right = right;
-          better = true;
           if (c == 0) return 0;
         }
       }
-      if (better) std::swap(vt_, vbest_);  // v's tables aside; the next valley overwrites the others
-    }
-    if (best_count != std::numeric_limits<std::size_t>::max()) std::swap(vt_, vbest_);  // the best's back
+    if (best_count != std::numeric_limits<std::size_t>::max()) prepare_valley(best);
     return best_count;
   }
 
@@ -1208,7 +1252,7 @@ class placement_search {
   /// did not change). Each state picks one valley and branches on which node lies lowest at its left
   /// (or right) end, or on nothing at all at its level; see the header comment, (f).
   outcome vdfs(const std::vector<node_id>& nodes, std::uint32_t slo, std::uint32_t shi, std::size_t left,
-               std::uint32_t dlo, std::uint32_t dhi) {
+               std::uint32_t dlo, std::uint32_t dhi, const valley_hint* parent = nullptr) {
     if (left == 0) return outcome::ok;
     if (opt_.section_cuts && !section_cut(dlo, dhi, 0, none, false)) {
       ++st_.pruned_section;
@@ -1228,7 +1272,10 @@ class placement_search {
     valley v;
     bool right = false;
     std::vector<vbranch> br;
-    if (pick_valley(slo, shi, v, right) == 0) {
+    const stack_frame<counted_valley> frame(vlist_);
+    list_state_valleys(slo, shi, parent);
+    const valley_hint mine{frame.base, vlist_.size(), 0, 0};
+    if (pick_valley(frame.base, v, right) == 0) {
       ++st_.pruned_valley;
     } else {
       scan_valley(v, right, &br);  // pick_valley left v's tables in place
@@ -1242,7 +1289,7 @@ class placement_search {
       if (x.c != none) place(x.c, v.y);
       if (x.wlo < x.whi) raise(x.wlo, x.whi, x.level);
       st_.deepest = std::max<std::uint64_t>(st_.deepest, placed_count_);
-      const outcome o = valley_child(nodes, slo, shi, left - (x.c != none ? 1 : 0), x);
+      const outcome o = valley_child(nodes, slo, shi, left - (x.c != none ? 1 : 0), x, mine);
       if (o == outcome::ok) return o;
       undo_to(mark);
       ++st_.backtracks;
@@ -1255,7 +1302,7 @@ class placement_search {
   /// After branch x of (f) is applied: split at zero cuts inside the placed node's lifetime, or go on
   /// with (c) checked where floors, rem or skylines changed (x's sections and its unplaced nodes').
   outcome valley_child(const std::vector<node_id>& nodes, std::uint32_t slo, std::uint32_t shi, std::size_t left,
-                       const vbranch& x) {
+                       const vbranch& x, valley_hint hint) {
     std::uint32_t lo = shi, hi = slo;
     auto cover = [&](std::uint32_t a, std::uint32_t b) {
       lo = std::min(lo, std::max(a, slo));
@@ -1280,7 +1327,15 @@ class placement_search {
       for (std::uint32_t k = x.wlo; k < x.whi; ++k)
         for (node_id u : unplaced_alive(k)) cover(sec_lo_[u], sec_hi_[u]);
     }
-    return vdfs(nodes, slo, shi, left, lo, std::max(lo, hi));
+    // The sections whose floor or rem changed: x.c's lifetime and the raised ones, side by side.
+    assert(x.c != none || x.wlo < x.whi);
+    hint.lo = x.wlo < x.whi ? x.wlo : sec_lo_[x.c];
+    hint.hi = x.wlo < x.whi ? x.whi : sec_hi_[x.c];
+    if (x.c != none && x.wlo < x.whi) {
+      hint.lo = std::min(hint.lo, sec_lo_[x.c]);
+      hint.hi = std::max(hint.hi, sec_hi_[x.c]);
+    }
+    return vdfs(nodes, slo, shi, left, lo, std::max(lo, hi), &hint);
   }
 
   static std::uint64_t mix(std::uint64_t x) noexcept {  // splitmix64 finalizer
@@ -1408,7 +1463,7 @@ class placement_search {
 
   std::size_t memo_cap_ = std::size_t{1} << 22;  // failed states kept (each of the race's lanes: half)
   std::unordered_set<memo_key, memo_hash> failed_;
-  std::vector<std::uint32_t> scratch_;  // dfs's candidate lists, a stack of frames (scratch_frame)
+  std::vector<std::uint32_t> scratch_;  // dfs's candidate lists, a stack (stack_frame)
   std::uint64_t variant_ = 0;
 
   struct log_entry {
@@ -1459,7 +1514,8 @@ class placement_search {
   std::vector<std::uint32_t> unstarted_;      //   unplaced ones first (unstarted_[k] of them), as alive_
   std::vector<std::uint32_t> spos_;           // (f): where v sits in starts_[sec_lo_[v]]
   std::vector<std::array<std::uint64_t, 2>> vkey_;  // (f): per node, its two terms of valley_key
-  valley_tables vt_, vbest_;  // (f): prepare_valley's, for scan_valley; pick_valley's best so far
+  valley_tables vt_;                   // (f): prepare_valley's, for scan_valley
+  std::vector<counted_valley> vlist_;  // (f): the vdfs frames' valley lists, a stack (stack_frame)
 };
 
 }  // namespace detail
