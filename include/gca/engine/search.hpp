@@ -573,6 +573,7 @@ class placement_search {
       for (std::uint32_t k = sec_lo_[v]; k + 1 < sec_hi_[v]; ++k) ++cuts_[k];
     }
     unplaced_.resize(count);
+    witness_.assign(count, none);
     for (std::size_t k = 0; k < count; ++k) unplaced_[k] = static_cast<std::uint32_t>(alive_[k].size());
     apos_base_.resize(n_);
     std::size_t total = 0;
@@ -1348,25 +1349,31 @@ class placement_search {
   /// (c) on sections [lo, hi): base(k) = max(floor(k), last, min over unplaced nodes c alive in k of h(c)).
   /// Each section stops at the first unplaced node low enough, so loose sections cost little.
   bool section_cut(std::uint32_t lo, std::uint32_t hi, std::uint64_t last, std::uint32_t last_rank,
-                   bool lift) const noexcept {
+                   bool lift) noexcept {
     for (std::uint32_t k = lo; k < hi; ++k) {
       if (rem_[k] == 0) continue;
       if (rem_[k] > cap_) return false;
       const std::uint64_t room = cap_ - rem_[k];  // the highest base section k can afford
       if (floor_[k] > room || last > room) return false;
-      bool low = false;
-      for (node_id c : unplaced_alive(k)) {
+      // (e): a passed node lands at or above last + its smallest neighbor.
+      const auto low = [&](node_id c) {
         const std::uint64_t hc = h(c);
-        if (hc > room) continue;  // too high, passed or not (a passed node's floor lies above last >= hc)
-        // (e): a passed node lands at or above last + its smallest neighbor.
+        if (hc > room) return false;  // too high, passed or not (a passed node's floor lies above last >= hc)
         const bool passed = lift && (hc < last || (hc == last && last_rank != none && rank_[c] < last_rank));
         const std::uint64_t lo = !passed ? hc : min_nb_[c] > room ? unbounded : align_up(last + min_nb_[c]);
-        if (lo <= room) {
-          low = true;
+        return lo <= room;
+      };
+      // The node that was low here last time is tried first: it often still is (a cache, no rule).
+      const node_id w = witness_[k];
+      if (w != none && !placed_[w] && low(w)) continue;
+      bool found = false;
+      for (node_id c : unplaced_alive(k))
+        if (low(c)) {
+          witness_[k] = c;
+          found = true;
           break;
         }
-      }
-      if (!low) return false;
+      if (!found) return false;
     }
     return true;
   }
@@ -1486,6 +1493,7 @@ class placement_search {
   std::vector<std::uint64_t> rem_, floor_;
   std::vector<std::vector<node_id>> alive_;  // per section, the nodes alive in it: unplaced ones first
   std::vector<std::uint32_t> unplaced_;       // per section, how many of alive_[k] are unplaced
+  std::vector<node_id> witness_;              // per section, the last unplaced node (c) found low there
   std::vector<std::size_t> apos_base_;        // apos_: per node, its place in alive_[k] for each section
   std::vector<std::uint32_t> apos_;           //   k of its lifetime, from apos_base_[v]
   std::vector<std::pair<node_id, std::uint64_t>> trail_;
