@@ -146,9 +146,13 @@
 // state reads its key in O(1), where summing it cost O(nodes + sections) per state; a part's key is the
 // running sum less the terms outside the part, taken when the part starts (they stay put while it is
 // searched). Each section keeps its unplaced nodes in front of its list (place() swaps a node behind
-// them, undo moves the boundary back), so (c) and the raises of (f) never skip placed nodes. Neither
-// changes a walk: node counts and placements are the same as with the sums recomputed (debug builds
-// assert the keys equal).
+// them, undo moves the boundary back), so (c) and the raises of (f) never skip placed nodes. The level
+// order's part keeps its unplaced nodes in front in the same way (dfs swaps the node it places behind
+// them and back), so its per-state loops cover the unplaced nodes only. Under (f) a state lists its
+// valleys with their branch counts, and a child recounts only the runs around the sections its branch
+// changed (a valley's counts read only its own and its borders' floors and rem). (c) tries first the
+// node that was low in a section last time. None of this changes a walk: node counts and placements
+// are the same as with everything recomputed (debug builds assert the keys equal).
 #pragma once
 
 #include <algorithm>
