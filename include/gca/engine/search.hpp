@@ -1276,18 +1276,22 @@ class placement_search {
     }
     valley v;
     bool right = false;
-    std::vector<vbranch> br;
     const stack_frame<counted_valley> frame(vlist_);
     list_state_valleys(slo, shi, parent);
     const valley_hint mine{frame.base, vlist_.size(), 0, 0};
+    const stack_frame<vbranch> branches(vbranches_);  // this state's branches: [branches.base, end)
     if (pick_valley(frame.base, v, right) == 0) {
       ++st_.pruned_valley;
     } else {
-      scan_valley(v, right, &br);  // pick_valley left v's tables in place
-      std::erase_if(br, [](const vbranch& x) { return !x.viable; });
-      std::sort(br.begin(), br.end(), [](const vbranch& x, const vbranch& y) { return x.key < y.key; });
+      scan_valley(v, right, &vbranches_);  // pick_valley left v's tables in place
+      const auto first = vbranches_.begin() + static_cast<std::ptrdiff_t>(branches.base);
+      vbranches_.erase(std::remove_if(first, vbranches_.end(), [](const vbranch& x) { return !x.viable; }), vbranches_.end());
+      std::sort(vbranches_.begin() + static_cast<std::ptrdiff_t>(branches.base), vbranches_.end(),
+                [](const vbranch& x, const vbranch& y) { return x.key < y.key; });
     }
-    for (const vbranch& x : br) {
+    const std::size_t end = vbranches_.size();
+    for (std::size_t i = branches.base; i < end; ++i) {
+      const vbranch x = vbranches_[i];  // a copy: the children's branches may move the stack
       ++st_.nodes;
       if (out_of_budget()) return outcome::abort;
       const std::size_t mark = log_.size();
@@ -1314,15 +1318,7 @@ class placement_search {
       hi = std::max(hi, std::min(b, shi));
     };
     if (x.c != none) {
-      if (opt_.decompose) {
-        std::vector<std::uint32_t> points{slo};
-        for (std::uint32_t k = std::max(sec_lo_[x.c], slo); k + 1 < std::min(sec_hi_[x.c], shi); ++k)
-          if (cuts_[k] == 0) points.push_back(k + 1);
-        if (points.size() > 1) {
-          points.push_back(shi);
-          return solve_parts(nodes, points);
-        }
-      }
+      if (opt_.decompose && has_zero_cut(x.c, slo, shi)) return solve_parts(nodes, split_points(x.c, slo, shi));
       cover(sec_lo_[x.c], sec_hi_[x.c]);
       for (node_id u : g_.neighbors(x.c))
         if (!placed_[u]) cover(sec_lo_[u], sec_hi_[u]);
@@ -1528,6 +1524,7 @@ class placement_search {
   std::vector<std::array<std::uint64_t, 2>> vkey_;  // (f): per node, its two terms of valley_key
   valley_tables vt_;                   // (f): prepare_valley's, for scan_valley
   std::vector<counted_valley> vlist_;  // (f): the vdfs frames' valley lists, a stack (stack_frame)
+  std::vector<vbranch> vbranches_;     // (f): the vdfs frames' branches, a stack (stack_frame)
 };
 
 }  // namespace detail
