@@ -155,10 +155,10 @@ TEST_CASE("search: agrees with brute force on random tiny problems, every rule c
     const bool truth = brute_feasible(b, cap, align);
     (truth ? feasible : infeasible)++;
     const instance in(b);
-    // 13 switches: every one of the 8192 combinations runs on at least one instance (300 x 28 masks),
+    // 14 switches: every one of the 16384 combinations runs on at least one instance (300 x 55 masks),
     // and all-on / all-off on every instance.
-    std::vector<unsigned> masks{0, 8191};
-    for (unsigned j = 0; j < 28; ++j) masks.push_back((static_cast<unsigned>(it) * 28 + j) % 8192);
+    std::vector<unsigned> masks{0, 16383};
+    for (unsigned j = 0; j < 55; ++j) masks.push_back((static_cast<unsigned>(it) * 55 + j) % 16384);
     for (unsigned mask : masks) {
       linear_search_options o;
       o.bound = mask & 1;
@@ -174,6 +174,7 @@ TEST_CASE("search: agrees with brute force on random tiny problems, every rule c
       o.shuffle_ties = mask & 1024;
       o.restarts = mask & 2048;
       o.valley_branching = mask & 4096;
+      o.valley_cover = mask & 8192;
       for (bool lifetimes : {true, false}) {
         const search_result r = in.run(cap, o, align, lifetimes);
         CAPTURE(it);
@@ -237,7 +238,7 @@ TEST_CASE("search: valley branching (f) and the rules under it earn their keep")
     o.valley_branching = false;
     CHECK(in.run(1048576, o).status == search_status::gave_up);
   }
-  SUBCASE("under (f): (b1), (b2), (c) and (a) each cut nodes") {
+  SUBCASE("under (f): (b1), (b2), (g), (c) and (a) each cut nodes") {
     auto nodes = [](const instance& in, std::uint64_t cap, auto change) {
       linear_search_options o;
       o.restarts = false;  // (f) alone, one order
@@ -255,6 +256,10 @@ TEST_CASE("search: valley branching (f) and the rules under it earn their keep")
     const instance heavy = planted_instance(planted_family::heavy_tailed, 120, 1003);
     CHECK(nodes(heavy, 1048576, [](linear_search_options& o) { o.identical_symmetry = false; }) >
           nodes(heavy, 1048576, same));
+    // (g): a valley whose full sections the buffers that can lie at its level cannot cover is dead at
+    // once (uniform, 120 buffers: 590 nodes, 746 without).
+    const instance uniform = planted_instance(planted_family::uniform, 120, 1003);
+    CHECK(nodes(uniform, 1048576, [](linear_search_options& o) { o.valley_cover = false; }) > nodes(uniform, 1048576, same));
     // (c), and (a) without (c), on the crafted infeasible instance (exhausted: 18, 761, 5,052 nodes).
     std::vector<buf> b = core;
     for (int i = 0; i < 4; ++i) b.push_back({6, 7, 1});

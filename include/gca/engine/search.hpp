@@ -102,6 +102,16 @@
 //       the winner's nodes in turns (or the winner's plus one turn, lanes.hpp), about the winner's time at
 //       once. (Before, the restart rounds alternated
 //       between the two: a part cost the sum of both searches' rounds up to the one that decided it.)
+//   (g) valley cover (switch `valley_cover`; under (f)): call section k full when the sizes of the nodes
+//       alive in it add up to the capacity. In a full section of V, T* leaves no byte free, and the
+//       placed nodes alive there fill [0, y) exactly ((c) holds: rem(k) <= capacity - base(k), and they
+//       lie below floor(k)), so some unplaced node covers offset y there and lies at y: a member of S.
+//       So S, disjoint in time and inside V, covers every full section of V. If no set of candidates
+//       (unplaced nodes inside V with h = y and room at y) can, the state fails; in branch c (S's
+//       leftmost member) the full sections of [end(c), b) must be coverable, mirrored [a, start(c))
+//       for the rightmost. The branches this rules out are dropped from the chosen valley's list, but
+//       the counts that choose the valley are (f)'s own: counting them there steered (f) to other
+//       valleys, a different walk rather than a shorter one (challenging B took 36 x the nodes).
 // Branching: candidates (nodes allowed by every active rule) are tried lowest h first, then by a static
 // rank. Four ranks take turns in the restarts: the time sweep (earliest start, then longer, then larger:
 // one level is filled left to right; switch `sweep_order`), and three "hard nodes first" orders (the
@@ -204,6 +214,7 @@ struct linear_search_options {
   bool sweep_order = true;         // add the time-sweep static order (earliest start first) to the restarts
   bool shuffle_ties = true;        // restarts after the first round of orders perturb them (seeded)
   bool valley_branching = true;    // (f) fill one valley of the skyline at a time (needs exact lifetimes)
+  bool valley_cover = true;        // (g) under (f): full sections of a valley must be covered at its level
   // With (f) applicable, its lane and the level order's race on each part (engine/lanes.hpp): 1 runs
   // them in turns on one core, 2 or more at once on two threads. The answer and the node counts are the
   // same either way. Each lane has `node_limit` to itself (so a race reports at most twice as many:
@@ -578,6 +589,8 @@ class placement_search {
     }
     unplaced_.resize(count);
     witness_.assign(count, none);
+    full_.resize(count);
+    for (std::size_t k = 0; k < count; ++k) full_[k] = rem_[k] == cap_;
     for (std::size_t k = 0; k < count; ++k) unplaced_[k] = static_cast<std::uint32_t>(alive_[k].size());
     apos_base_.resize(n_);
     std::size_t total = 0;
@@ -1013,6 +1026,7 @@ class placement_search {
   /// unplaced node lying inside [a, a + i) / [a + i, b).
   struct valley_tables {
     std::vector<std::uint64_t> pre, suf, min_lo, min_hi;
+    std::vector<std::uint8_t> to_end, from_start;  // (g): [a + i, b) / [a, a + i) can be covered at y
   };
 
   /// Fills vt_ for valley v.
@@ -1033,6 +1047,26 @@ class placement_search {
         }
     for (std::uint32_t i = 0; i < w; ++i) vt_.min_hi[i + 1] = std::min(vt_.min_hi[i + 1], vt_.min_hi[i]);
     for (std::uint32_t i = w; i-- > 0;) vt_.min_lo[i] = std::min(vt_.min_lo[i], vt_.min_lo[i + 1]);
+    // (g): which stretches of the valley the nodes that can lie at y cover, full sections all covered.
+    vt_.to_end.assign(w + 1, 0);
+    vt_.from_start.assign(w + 1, 0);
+    vt_.to_end[w] = 1;
+    vt_.from_start[0] = 1;
+    const auto at_y = [&](node_id c) { return sec_hi_[c] <= v.b && h(c) == v.y && v.y <= cap_ - size_[c]; };
+    for (std::uint32_t i = w; i-- > 0;) {
+      const std::uint32_t k = v.a + i;
+      std::uint8_t r = !full_[k] && vt_.to_end[i + 1];
+      for (node_id c : unplaced_starting(k))
+        if (!r && at_y(c) && vt_.to_end[sec_hi_[c] - v.a]) r = 1;
+      vt_.to_end[i] = r;
+    }
+    for (std::uint32_t i = 0; i < w; ++i) {
+      if (!vt_.from_start[i]) continue;
+      const std::uint32_t k = v.a + i;
+      if (!full_[k]) vt_.from_start[i + 1] = 1;
+      for (node_id c : unplaced_starting(k))
+        if (at_y(c)) vt_.from_start[sec_hi_[c] - v.a] = 1;
+    }
   }
 
   /// Counts the viable branches of valley v (prepare_valley(v) done) from its left end (`right` false:
@@ -1059,6 +1093,9 @@ class placement_search {
       for (node_id c : unplaced_starting(k)) {
         if (sec_hi_[c] > v.b || h(c) != v.y || v.y > cap_ - size_[c]) continue;
         if (twin_[c] != none && !placed_[twin_[c]]) continue;  // (b2)
+        // (g) drops the branches it proves dead from the list, but leaves the counts that choose the valley
+        // alone: fewer branches there would steer (f) to other valleys, a different walk, not a shorter one.
+        if (out && opt_.valley_cover && !(right ? vt_.from_start[k - v.a] : vt_.to_end[sec_hi_[c] - v.a])) continue;
         const std::uint64_t level = std::min(right ? v.right : v.left, v.y + size_[c]);
         const std::uint32_t i = right ? sec_hi_[c] - v.a : k - v.a;
         const bool ok = viable(i, level);
@@ -1110,7 +1147,10 @@ class placement_search {
       if ((v.left != unbounded && align_up(v.left) < v.y) || (v.right != unbounded && align_up(v.right) < v.y))
         continue;  // not a local minimum
       prepare_valley(v);
-      vlist_.push_back({v, {scan_valley(v, false, nullptr), scan_valley(v, true, nullptr)}});
+      if (opt_.valley_cover && !vt_.to_end[0])
+        vlist_.push_back({v, {0, 0}});  // (g): no cover of its full sections at y: the state is dead
+      else
+        vlist_.push_back({v, {scan_valley(v, false, nullptr), scan_valley(v, true, nullptr)}});
     }
   }
 
@@ -1494,6 +1534,7 @@ class placement_search {
   std::vector<std::vector<node_id>> alive_;  // per section, the nodes alive in it: unplaced ones first
   std::vector<std::uint32_t> unplaced_;       // per section, how many of alive_[k] are unplaced
   std::vector<node_id> witness_;              // per section, the last unplaced node (c) found low there
+  std::vector<std::uint8_t> full_;            // per section: its nodes' sizes add up to the capacity
   std::vector<std::size_t> apos_base_;        // apos_: per node, its place in alive_[k] for each section
   std::vector<std::uint32_t> apos_;           //   k of its lifetime, from apos_base_[v]
   std::vector<std::pair<node_id, std::uint64_t>> trail_;
