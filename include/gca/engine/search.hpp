@@ -1039,33 +1039,34 @@ class placement_search {
     vt_.min_lo.assign(w + 1, inf);
     for (std::uint32_t i = 0; i < w; ++i) vt_.pre[i + 1] = std::max(vt_.pre[i], rem_[v.a + i]);
     for (std::uint32_t i = w; i-- > 0;) vt_.suf[i] = std::max(vt_.suf[i + 1], rem_[v.a + i]);
-    for (std::uint32_t k = v.a; k < v.b; ++k)
+    // (g): which stretches of the valley the nodes that can lie at y cover, full sections all covered;
+    // from_start grows forward with the scan below, to_end backward after it.
+    const bool cover = opt_.valley_cover;
+    vt_.from_start.assign(w + 1, 0);
+    vt_.from_start[0] = 1;
+    const auto at_y = [&](node_id c) { return h(c) == v.y && v.y <= cap_ - size_[c]; };
+    for (std::uint32_t k = v.a; k < v.b; ++k) {
+      const std::uint32_t i = k - v.a;
+      const bool reached = cover && vt_.from_start[i];
+      if (reached && !full_[k]) vt_.from_start[i + 1] = 1;
       for (node_id c : unplaced_starting(k))
         if (sec_hi_[c] <= v.b) {
           vt_.min_hi[sec_hi_[c] - v.a] = std::min(vt_.min_hi[sec_hi_[c] - v.a], size_[c]);
-          vt_.min_lo[k - v.a] = std::min(vt_.min_lo[k - v.a], size_[c]);
+          vt_.min_lo[i] = std::min(vt_.min_lo[i], size_[c]);
+          if (reached && at_y(c)) vt_.from_start[sec_hi_[c] - v.a] = 1;
         }
+    }
     for (std::uint32_t i = 0; i < w; ++i) vt_.min_hi[i + 1] = std::min(vt_.min_hi[i + 1], vt_.min_hi[i]);
     for (std::uint32_t i = w; i-- > 0;) vt_.min_lo[i] = std::min(vt_.min_lo[i], vt_.min_lo[i + 1]);
-    // (g): which stretches of the valley the nodes that can lie at y cover, full sections all covered.
+    if (!cover) return;
     vt_.to_end.assign(w + 1, 0);
-    vt_.from_start.assign(w + 1, 0);
     vt_.to_end[w] = 1;
-    vt_.from_start[0] = 1;
-    const auto at_y = [&](node_id c) { return sec_hi_[c] <= v.b && h(c) == v.y && v.y <= cap_ - size_[c]; };
     for (std::uint32_t i = w; i-- > 0;) {
       const std::uint32_t k = v.a + i;
       std::uint8_t r = !full_[k] && vt_.to_end[i + 1];
       for (node_id c : unplaced_starting(k))
-        if (!r && at_y(c) && vt_.to_end[sec_hi_[c] - v.a]) r = 1;
+        if (!r && sec_hi_[c] <= v.b && at_y(c) && vt_.to_end[sec_hi_[c] - v.a]) r = 1;
       vt_.to_end[i] = r;
-    }
-    for (std::uint32_t i = 0; i < w; ++i) {
-      if (!vt_.from_start[i]) continue;
-      const std::uint32_t k = v.a + i;
-      if (!full_[k]) vt_.from_start[i + 1] = 1;
-      for (node_id c : unplaced_starting(k))
-        if (at_y(c)) vt_.from_start[sec_hi_[c] - v.a] = 1;
     }
   }
 
@@ -1369,13 +1370,9 @@ class placement_search {
         for (node_id u : unplaced_alive(k)) cover(sec_lo_[u], sec_hi_[u]);
     }
     // The sections whose floor or rem changed: x.c's lifetime and the raised ones, side by side.
-    assert(x.c != none || x.wlo < x.whi);
-    hint.lo = x.wlo < x.whi ? x.wlo : sec_lo_[x.c];
-    hint.hi = x.wlo < x.whi ? x.whi : sec_hi_[x.c];
-    if (x.c != none && x.wlo < x.whi) {
-      hint.lo = std::min(hint.lo, sec_lo_[x.c]);
-      hint.hi = std::max(hint.hi, sec_hi_[x.c]);
-    }
+    hint.lo = std::min(x.wlo < x.whi ? x.wlo : shi, x.c != none ? sec_lo_[x.c] : shi);
+    hint.hi = std::max(x.wlo < x.whi ? x.whi : slo, x.c != none ? sec_hi_[x.c] : slo);
+    assert(hint.lo < hint.hi);
     return vdfs(nodes, slo, shi, left, lo, std::max(lo, hi), &hint);
   }
 
