@@ -115,10 +115,11 @@
 // Branching: candidates (nodes allowed by every active rule) are tried lowest h first, then by a static
 // rank. Four ranks take turns in the restarts: the time sweep (earliest start, then longer, then larger:
 // one level is filled left to right; switch `sweep_order`), and three "hard nodes first" orders (the
-// heaviest section a node lives in, lifetime length, area, in different priorities). Every other cycle
-// of the four uses them with n/4 seeded swaps of neighbors in the order (switch `shuffle_ties`), so a
-// restart does not replay the same early mistake; any static rank keeps the search complete (above),
-// and the memo key includes the rank's identity, so no failed state of one order is reused by another.
+// heaviest section a node lives in, lifetime length, area, in different priorities). Each cycle of the
+// four is followed by four seeded random ranks (a whole shuffle, a new one per round; switch
+// `random_orders`) on the same node budget, which then doubles: a restart does not replay the same
+// early mistake. Any rank keeps the search complete (above), and the memo key includes the rank's
+// identity, so no failed state of one order is reused by another (the (f) lane's key needs none).
 //
 // Geometry. The search is written against GeometryPolicy for everything but the axis: it needs a 1-D
 // geometry with an `alignment()` (linear_dram today; SB/PSUM would add a partition dimension). Extents
@@ -184,6 +185,7 @@
 #include <vector>
 
 #include <gca/engine/lanes.hpp>
+#include <gca/engine/presolve.hpp>
 #include <gca/engine/search_status.hpp>
 #include <gca/error.hpp>
 #include <gca/geometry/concept.hpp>
@@ -212,9 +214,11 @@ struct linear_search_options {
   bool part_restarts = true;       // each independent time range runs its own restart schedule
   bool passed_nodes = true;        // (e) nodes the canonical order has passed must rise: lift their floor
   bool sweep_order = true;         // add the time-sweep static order (earliest start first) to the restarts
-  bool shuffle_ties = true;        // restarts after the first round of orders perturb them (seeded)
+  bool random_orders = true;       // each cycle of restarts adds as many seeded random orders
+  std::uint64_t order_seed = 0;    // the random orders' seed (any is as good; benchmarks show the spread)
   bool valley_branching = true;    // (f) fill one valley of the skyline at a time (needs exact lifetimes)
   bool valley_cover = true;        // (g) under (f): full sections of a valley must be covered at its level
+  bool merge_handoffs = true;      // search hand-offs at full sections as one node (engine/presolve.hpp)
   // With (f) applicable, its lane and the level order's race on each part (engine/lanes.hpp): 1 runs
   // them in turns on one core, 2 or more at once on two threads. The answer and the node counts are the
   // same either way. Each lane has `node_limit` to itself (so a race reports at most twice as many:
@@ -235,6 +239,7 @@ struct search_stats {
   std::uint64_t rounds = 0;            // restarts used, summed over independent parts (orders tried)
   std::uint64_t deepest = 0;           // most nodes placed at once (how close a failed search came)
   std::uint64_t pruned_valley = 0;     // states cut by (f): a valley with no viable branch
+  std::uint64_t merged = 0;            // nodes searched as part of another (hand-offs, engine/presolve.hpp)
   double seconds = 0;
 };
 
@@ -521,13 +526,18 @@ class placement_search {
       for (std::size_t c = 0; c < n_; ++c)
         if (!placed_[c]) fold(lsum_, level_term(static_cast<node_id>(c)), +1);
     }
+    const std::size_t count = opt_.sweep_order && sections_ ? heuristics + 1 : heuristics;
+    // A cycle: the `count` static orders, then (random_orders) as many random ones, all on one budget.
+    const std::size_t cycle = opt_.random_orders ? 2 * count : count;
     for (std::size_t round = 0;; ++round) {
-      const std::size_t count = opt_.sweep_order && sections_ ? heuristics + 1 : heuristics;
       const std::size_t slot = (round + opt_.first_order) % count;
       const std::size_t h = slot < order_list.size() && opt_.sweep_order && sections_ ? order_list[slot] : slot;
-      // Every other cycle of orders perturbs the orders' ties (seeded by the round: deterministic), so a
-      // restart does not always replay the same early mistakes; the cycles between keep the plain orders.
-      const std::uint64_t shake = opt_.shuffle_ties && (round / count) % 2 == 1 ? round : 0;
+      // The second half of a cycle takes seeded random orders (a new one each round: deterministic).
+      // Why: on tight problems the search's time is heavy-tailed -- an order either finds a placement
+      // within a few thousand nodes or is stuck below an early mistake for millions -- and short runs of
+      // many different orders escape that tail (restarts with randomization, as in SAT/CP solvers),
+      // while the static orders, which decide most problems first, keep half of every cycle.
+      const std::uint64_t shake = round % cycle >= count ? round + (opt_.order_seed << 32) : 0;
       build_rank(h, shake);
       variant_ = h + 16 * shake;
       const bool last_round = !opt_.restarts || budget >= opt_.node_limit;
@@ -537,7 +547,7 @@ class placement_search {
       ++st_.rounds;
       if (out != outcome::abort || aborted_ || stopped_ || last_round) return out;
       undo_to(mark);  // a budget abort: start over with the next order
-      if ((round + 1) % count == 0) budget *= 2;
+      if ((round + 1) % cycle == 0) budget *= 2;
     }
   }
 
@@ -651,7 +661,25 @@ class placement_search {
   /// Static order among candidates of equal h (and the tie-break of the canonical order): variant 0
   /// sorts by the heaviest section a node lives in, then area (size x length), then length; variant 1 by
   /// heaviest section, length, area; variant 2 by area, heaviest section, length. All descending, then id.
+  /// A nonzero `shake` replaces it by a random order seeded with `shake`.
   void build_rank(std::size_t variant, std::uint64_t shake) {
+    std::vector<node_id> ids(n_);
+    for (std::size_t v = 0; v < n_; ++v) ids[v] = static_cast<node_id>(v);
+    if (shake != 0) {  // a random order: a seeded shuffle of the whole rank (Fisher-Yates)
+      std::uint64_t x = mix(shake);
+      for (std::size_t i = n_; i > 1; --i) {
+        x = mix(x);
+        std::swap(ids[i - 1], ids[static_cast<std::size_t>(x % i)]);
+      }
+    } else {
+      sort_rank(variant, ids);
+    }
+    rank_.assign(n_, 0);
+    for (std::size_t i = 0; i < n_; ++i) rank_[ids[i]] = static_cast<std::uint32_t>(i);
+  }
+
+  /// The static orders of build_rank (`ids` holds every node).
+  void sort_rank(std::size_t variant, std::vector<node_id>& ids) const {
     std::vector<std::uint64_t> heavy(n_, 0), len(n_, 0);
     std::vector<double> area(n_, 0);
     for (std::size_t v = 0; v < n_; ++v) {
@@ -665,8 +693,6 @@ class placement_search {
       }
       area[v] = static_cast<double>(size_[v]) * static_cast<double>(len[v]);
     }
-    std::vector<node_id> ids(n_);
-    for (std::size_t v = 0; v < n_; ++v) ids[v] = static_cast<node_id>(v);
     std::sort(ids.begin(), ids.end(), [&](node_id a, node_id b) {
       switch (variant) {
         case 0:
@@ -704,16 +730,6 @@ class placement_search {
       }
       return a < b;
     });
-    if (shake != 0 && n_ > 1) {  // n/4 seeded swaps of neighbors in the order
-      std::uint64_t x = mix(shake);
-      for (std::size_t k = 0; k < n_ / 4; ++k) {
-        x = mix(x);
-        const std::size_t i = static_cast<std::size_t>(x % (n_ - 1));
-        std::swap(ids[i], ids[i + 1]);
-      }
-    }
-    rank_.assign(n_, 0);
-    for (std::size_t i = 0; i < n_; ++i) rank_[ids[i]] = static_cast<std::uint32_t>(i);
   }
 
   bool past_deadline() const {
@@ -1586,8 +1602,20 @@ search_result search_placement(const interference_graph& g, std::span<const exte
   std::uint64_t cap = std::min(geom.capacity(), opt.capacity);
   if (cap == unbounded) cap = total;
   const std::uint64_t align = std::max<std::uint64_t>(1, static_cast<std::uint64_t>(geom.alignment()));
-  detail::placement_search s(g, extents, lifetimes, cap, align, opt);
-  search_result r = s.run();
+  std::optional<handoff_merge> merged;
+  if (opt.merge_handoffs && !lifetimes.empty()) merged = merge_handoffs(g, extents, lifetimes, cap);
+  search_result r;
+  if (merged) {  // search the merged problem, then give each node its chain's offset (engine/presolve.hpp)
+    r = detail::placement_search(merged->graph, merged->extents, merged->lifetimes, cap, align, opt).run();
+    r.stats.merged = merged->merged;
+    if (r.found()) {
+      std::vector<placement> mine(n);
+      for (node_id v = 0; v < n; ++v) mine[v] = r.placements[merged->rep[v]];
+      r.placements = std::move(mine);
+    }
+  } else {
+    r = detail::placement_search(g, extents, lifetimes, cap, align, opt).run();
+  }
   if (!r.found()) return r;
   // Independent check with the geometry's own predicates: legal, within the capacity, no overlap.
   for (node_id v = 0; v < n; ++v) {
