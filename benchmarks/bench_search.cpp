@@ -13,6 +13,9 @@
 // the search before (f)) in the same run and prints its fits, median and maximum next to the new ones.
 // `--threads N` (1 by default) is the search's `threads`: 1 runs its two lanes, (f) and the level order, in
 // turns on one core, 2 at once on two (the same answers and node counts; engine/lanes.hpp).
+// `--nodes N` limits each lane to N search nodes (node counts, unlike a deadline, do not depend on the
+// machine); `--order-seed S` seeds the restarts' random orders, `--merge 0` and `--random-orders 0` turn
+// off the hand-off presolve and the random orders (linear_search_options), to measure each.
 // `--only challenging` or `--only planted` prints one table. Every run gets `--deadline-ms` (1000 by default). A fit is checked here by a pairwise overlap test
 // that does not use the search, and a search claiming "infeasible" on a planted instance is reported
 // as a bug (it cannot be: the planted placement exists).
@@ -73,11 +76,12 @@ struct prepared {
 };
 
 unsigned search_threads = 1;  // --threads
+gca::linear_search_options base_options;  // --nodes, --order-seed, --merge, --random-orders
 
 outcome run_search(const gca::dsa_problem& p, const prepared& q, std::uint64_t cap, long deadline_ms,
                    bool valley = true) {
   outcome o;
-  gca::linear_search_options so;
+  gca::linear_search_options so = base_options;
   so.valley_branching = valley;
   so.threads = search_threads;
   const auto t0 = std::chrono::steady_clock::now();
@@ -143,6 +147,10 @@ int main(int argc, char** argv) {
     else if (a == "--sizes") sizes = split(v);
     else if (a == "--families") families = split(v);
     else if (a == "--extra") extra.emplace_back(v);
+    else if (a == "--nodes") base_options.node_limit = std::strtoull(v.data(), nullptr, 10);
+    else if (a == "--order-seed") base_options.order_seed = std::strtoull(v.data(), nullptr, 10);
+    else if (a == "--merge") base_options.merge_handoffs = std::atoi(v.data()) != 0;
+    else if (a == "--random-orders") base_options.random_orders = std::atoi(v.data()) != 0;
     else if (a == "--threads") search_threads = static_cast<unsigned>(std::max(1, std::atoi(v.data())));
     else if (a == "--only") challenging = v == "challenging", planted = v == "planted";
     else {

@@ -10,6 +10,10 @@
 // the complement: a depth-first search over *canonical* solutions with strong pruning, in the style of
 // skyline / sweep solvers for strip packing and of MiniMalloc (Moffitt, ASPLOS 2023). The code is gca's own.
 //
+// Presolve (switch `merge_handoffs`, engine/presolve.hpp): a buffer born where exactly one dies, between
+// two sections that the buffers alive there fill to the capacity, must take the dead one's place; such
+// pairs (and chains) are searched as one node, and the answer is mapped back. Exact both ways.
+//
 // Algorithm. Every node is placed at its "skyline" h(v): the lowest legal (aligned) offset at or above the
 // top of every already-placed neighbor. Each search step places one unplaced node b at h(b), in an order
 // whose offsets never decrease. Backtracking undoes placements (a trail of old h and section floors).
@@ -1033,7 +1037,7 @@ class placement_search {
     node_id c = none;
     std::uint32_t wlo = 0, whi = 0;
     std::uint64_t level = 0;
-    std::uint64_t key = 0;  // branch order: empty width, then rank
+    std::uint64_t key = 0;  // branch order: empty width, then contacts (more first), then rank
     bool viable = true;
   };
 
@@ -1120,7 +1124,7 @@ class placement_search {
         if (out) {
           const std::uint32_t width = right ? w - i : i;
           out->push_back({c, right ? sec_hi_[c] : v.a, right ? v.b : k, level,
-                          (std::uint64_t{width} << 32) + rank_[c], ok});
+                          (std::uint64_t{width} << 34) + (std::uint64_t{2 - contacts(v, c)} << 32) + rank_[c], ok});
         }
       }
     // Nothing at y anywhere in the valley: all of it rises to the lower border.
@@ -1129,6 +1133,17 @@ class placement_search {
     count += ok;
     if (out) out->push_back({none, v.a, v.b, level, inf, ok});
     return count;
+  }
+
+  /// How many of valley v's borders candidate c (at v.y) would be flush with: c starts (ends) at the
+  /// valley's start (end) and its top is the left (right) border's floor. The branch order tries the
+  /// branches that leave the least empty width first, then the ones with more contacts, then by rank: a
+  /// placement flush with its neighbors makes one level of two ("maximal touching perimeter" in packing
+  /// heuristics), and in a memory full to the byte most buffers end flush with their neighbors (a dead
+  /// buffer's space is taken by new ones that fill it exactly). Order only: every branch is still tried.
+  std::uint64_t contacts(const valley& v, node_id c) const noexcept {
+    const std::uint64_t top = v.y + size_[c];
+    return std::uint64_t{sec_lo_[c] == v.a && top == v.left} + std::uint64_t{sec_hi_[c] == v.b && top == v.right};
   }
 
   /// A valley with its viable branch counts from each end (scan_valley), as listed by list_valleys.
