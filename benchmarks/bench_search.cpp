@@ -14,8 +14,8 @@
 // `--threads N` (1 by default) is the search's `threads`: 1 runs its two lanes, (f) and the level order, in
 // turns on one core, 2 at once on two (the same answers and node counts; engine/lanes.hpp).
 // `--nodes N` limits each lane to N search nodes (node counts, unlike a deadline, do not depend on the
-// machine); `--order-seed S` seeds the restarts' random orders, `--merge 0` and `--random-orders 0` turn
-// off the hand-off presolve and the random orders (linear_search_options), to measure each.
+// machine); `--order-seed S` seeds the restarts' random orders, `--merge 1` turns on the hand-off
+// presolve and `--random-orders 0` turns off the random orders (linear_search_options), to measure each.
 // `--only challenging` or `--only planted` prints one table. Every run gets `--deadline-ms` (1000 by default). A fit is checked here by a pairwise overlap test
 // that does not use the search, and a search claiming "infeasible" on a planted instance is reported
 // as a bug (it cannot be: the planted placement exists).

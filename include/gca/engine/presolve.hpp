@@ -22,7 +22,10 @@
 // Why: problems that fill the capacity exactly over long stretches of time (the MiniMalloc "challenging"
 // family, planted tilings; docs/PERFORMANCE.md) have many such points -- a temporary that dies and one of
 // the same size born at the same instruction -- and the search otherwise rediscovers, state after state,
-// that the newcomer must sit where the old one was. Cost: O(n log n + edges).
+// that the newcomer must sit where the old one was. Cost: O(n log n + edges). The search applies it only
+// when asked (`linear_search_options::merge_handoffs`): alone it fits more planted problems, but with the
+// random orders and the flush-first branch order it fits as many, and on challenging file F it moves
+// the static orders' walks so that only random orders find a placement (measured in PERFORMANCE.md).
 #pragma once
 
 #include <algorithm>

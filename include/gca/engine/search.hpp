@@ -10,9 +10,11 @@
 // the complement: a depth-first search over *canonical* solutions with strong pruning, in the style of
 // skyline / sweep solvers for strip packing and of MiniMalloc (Moffitt, ASPLOS 2023). The code is gca's own.
 //
-// Presolve (switch `merge_handoffs`, engine/presolve.hpp): a buffer born where exactly one dies, between
-// two sections that the buffers alive there fill to the capacity, must take the dead one's place; such
-// pairs (and chains) are searched as one node, and the answer is mapped back. Exact both ways.
+// Presolve (switch `merge_handoffs`, off by default, engine/presolve.hpp): a buffer born where exactly
+// one dies, between two sections that the buffers alive there fill to the capacity, must take the dead
+// one's place; such pairs (and chains) are searched as one node, and the answer is mapped back. Exact
+// both ways. Off because measured no better with the other rules (docs/PERFORMANCE.md: 221 against 221
+// planted fits over four seeds, and challenging F past 5 s for one random-order seed in ten).
 //
 // Algorithm. Every node is placed at its "skyline" h(v): the lowest legal (aligned) offset at or above the
 // top of every already-placed neighbor. Each search step places one unplaced node b at h(b), in an order
@@ -134,7 +136,9 @@
 // before (f), problems that tile capacity x time exactly with a few hundred buffers: a wrong choice at a
 // low level was detected only when the level order climbed to where the pieces' ends matter, after
 // enumerating every choice elsewhere in time at the levels between. (f) fixed that for most families;
-// what remains is buffers that live long next to many short ones (families `heavy` and `long-short`):
+// the hand-off presolve, the random half of the restarts and the flush-first branch order (each
+// measured in docs/PERFORMANCE.md) took most of the rest; what remains is buffers that live long next
+// to many short ones (families `heavy` and `long-short` from 200 buffers):
 // a long buffer can go down only where the short ones under it end flat at one level over its whole
 // life, and a stack that misses that level is seen only when the long buffer's skyline is too high.
 // Tried with (f) and dropped: an exact per-section "staircase" bound (stack the unplaced nodes of a
@@ -222,7 +226,8 @@ struct linear_search_options {
   std::uint64_t order_seed = 0;    // the random orders' seed (any is as good; benchmarks show the spread)
   bool valley_branching = true;    // (f) fill one valley of the skyline at a time (needs exact lifetimes)
   bool valley_cover = true;        // (g) under (f): full sections of a valley must be covered at its level
-  bool merge_handoffs = true;      // search hand-offs at full sections as one node (engine/presolve.hpp)
+  bool merge_handoffs = false;     // search hand-offs at full sections as one node (engine/presolve.hpp;
+                                   // exact, but off: measured no better, and less robust on one file)
   // With (f) applicable, its lane and the level order's race on each part (engine/lanes.hpp): 1 runs
   // them in turns on one core, 2 or more at once on two threads. The answer and the node counts are the
   // same either way. Each lane has `node_limit` to itself (so a race reports at most twice as many:
