@@ -19,7 +19,8 @@
 //              (fail first), and branch on the block that covers it from that floor up: each unplaced
 //              block live there, at each allowed start partition touching the quarter, that fits at that
 //              offset (no overlap with any placed neighbor or pin sharing a partition, inside one
-//              segment); largest area x lifetime first. The last branch leaves the cell's floor empty and
+//              segment); the ones whose top is flush with the most neighboring floors first (contacts()),
+//              then largest area x lifetime. The last branch leaves the cell's floor empty and
 //              raises it to the nearest higher floor of a cell next to it (same section, next quarter;
 //              same quarter, next section), or to the lowest higher floor anywhere.
 //   pruning    the quarter-set bound of the exact search's rule R2, per section whose cells changed: the
@@ -139,8 +140,35 @@ class skyline_filler {
   struct choice {
     node_id v;
     std::uint32_t partition;
-    std::uint64_t weight;
+    std::uint64_t weight;    // partitions x bytes x sections
+    std::uint32_t contacts;  // see contacts()
   };
+  /// How many cells next to block v placed at (pv, o) have their floor exactly at its top: in the quarters
+  /// it touches, the section just before and just after each run of its sections; in the quarters beside
+  /// it, each of its sections. A block flush with its neighbors leaves one level where there were two,
+  /// and in a memory full to the byte the pieces of a placement are flush with each other almost
+  /// everywhere ("touching perimeter" in packing heuristics; the 1-D search's (f) orders its branches so
+  /// too). Branch order only.
+  std::uint32_t contacts(node_id v, std::uint32_t pv, std::uint64_t o) const {
+    const std::uint64_t top = o + ext_[v].bytes;
+    const std::uint32_t m = quarter_mask(pv, ext_[v].partitions), beside = ((m << 1) | (m >> 1)) & ~m;
+    const auto sections = static_cast<std::uint32_t>(floor_.size() / quarters_);
+    const std::vector<std::uint32_t>& ss = secs_[v];
+    std::uint32_t n = 0;
+    for (std::size_t i = 0; i < ss.size(); ++i) {
+      const std::uint32_t s = ss[i];
+      const bool first = i == 0 || ss[i - 1] + 1 != s, last = i + 1 == ss.size() || ss[i + 1] != s + 1;
+      for (std::uint32_t q = 0; q < quarters_; ++q) {
+        if ((m >> q) & 1) {
+          n += first && s > 0 && floor_[(s - 1) * quarters_ + q] == top;
+          n += last && s + 1 < sections && floor_[(s + 1) * quarters_ + q] == top;
+        } else if ((beside >> q) & 1) {
+          n += floor_[s * quarters_ + q] == top;
+        }
+      }
+    }
+    return n;
+  }
   /// One level of the walk: the cell it fills, its choices, and what to undo.
   struct frame {
     std::uint32_t cell = 0;
@@ -338,9 +366,10 @@ class skyline_filler {
       const partition_starts st = starts(v);
       for (std::uint32_t k = 0; k < st.count; ++k)
         if (((quarter_mask(st.start[k], ext_[v].partitions) >> q) & 1) && free_at(v, st.start[k], o))
-          out.push_back({v, st.start[k], ext_[v].partitions * ext_[v].bytes * secs_[v].size()});
+          out.push_back({v, st.start[k], ext_[v].partitions * ext_[v].bytes * secs_[v].size(), contacts(v, st.start[k], o)});
     }
     std::sort(out.begin(), out.end(), [](const choice& a, const choice& b) {
+      if (a.contacts != b.contacts) return a.contacts > b.contacts;
       if (a.weight != b.weight) return a.weight > b.weight;
       return a.v != b.v ? a.v < b.v : a.partition < b.partition;
     });
@@ -453,7 +482,7 @@ class skyline_filler {
           auto other = choices(e, f.level);
           if (other.size() < f.choices.size()) f.cell = e, f.choices = std::move(other);
         }
-        f.choices.push_back({~node_id{0}, 0, 0});  // the empty-cell branch
+        f.choices.push_back({~node_id{0}, 0, 0, 0});  // the empty-cell branch
       }
       stack.push_back(std::move(f));
       return false;
