@@ -357,7 +357,7 @@ TEST_CASE("search: valley branching (f) and the rules under it earn their keep")
     o.valley_branching = false;
     CHECK(in.run(1048576, o).status == search_status::gave_up);
   }
-  SUBCASE("under (f): (b1), (b2), (g), (c) and (a) each cut nodes") {
+  SUBCASE("under (f): (b1), (b2), (g), flush first, (c) and (a) each cut nodes") {
     auto nodes = [](const instance& in, std::uint64_t cap, auto change) {
       linear_search_options o;
       o.restarts = false;  // (f) alone, one order, on the problem as given
@@ -380,6 +380,15 @@ TEST_CASE("search: valley branching (f) and the rules under it earn their keep")
     // once (uniform, 120 buffers: 518 nodes, 618 without).
     const instance uniform = planted_instance(planted_family::uniform, 120, 1003);
     CHECK(nodes(uniform, 1048576, [](linear_search_options& o) { o.valley_cover = false; }) > nodes(uniform, 1048576, same));
+    // Flush first (branch order only): uniform, 150 buffers, seeds 1001-1004: 1,800 nodes in all, 2,836
+    // without.
+    std::uint64_t flush = 0, no_flush = 0;
+    for (std::uint64_t seed = 1001; seed <= 1004; ++seed) {
+      const instance in = planted_instance(planted_family::uniform, 150, seed);
+      flush += nodes(in, 1048576, same);
+      no_flush += nodes(in, 1048576, [](linear_search_options& o) { o.flush_first = false; });
+    }
+    CHECK(no_flush > flush);
     // (c), and (a) without (c), on the crafted infeasible instance (exhausted: 18, 761, 5,052 nodes).
     std::vector<buf> b = core;
     for (int i = 0; i < 4; ++i) b.push_back({6, 7, 1});

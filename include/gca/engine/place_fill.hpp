@@ -116,11 +116,13 @@ class skyline_filler {
   /// `graph`: the interference of the problem's nodes; `pins`: empty or one per node. `reach` and `cmin`
   /// are the exact search's (place_searcher::prepare_quarters, rule R2): per node the quarters it can
   /// touch, and per node and set S of quarters the fewest of S it touches (read for unplaced nodes only).
+  /// `flush_first`: order the choices by contacts() first (off: by area x lifetime only, to measure it).
   skyline_filler(const live_range_table& ranges, std::span<const extent> extents,
                  std::span<const std::optional<placement>> pins, const interference_graph& graph,
-                 const rect_layout& lay, std::span<const std::uint32_t> reach, std::span<const std::uint32_t> cmin)
+                 const rect_layout& lay, std::span<const std::uint32_t> reach, std::span<const std::uint32_t> cmin,
+                 bool flush_first = true)
       : ranges_(ranges), ext_(extents), pins_(pins), graph_(graph), lay_(lay), n_(ranges.num_nodes()),
-        reach_(reach), cmin_(cmin) {}
+        reach_(reach), cmin_(cmin), flush_first_(flush_first) {}
 
   /// Places every node within `max_nodes` branch nodes; the placements, or nothing (gave up).
   std::optional<std::vector<placement>> run(std::uint64_t max_nodes, std::chrono::steady_clock::time_point deadline,
@@ -366,7 +368,8 @@ class skyline_filler {
       const partition_starts st = starts(v);
       for (std::uint32_t k = 0; k < st.count; ++k)
         if (((quarter_mask(st.start[k], ext_[v].partitions) >> q) & 1) && free_at(v, st.start[k], o))
-          out.push_back({v, st.start[k], ext_[v].partitions * ext_[v].bytes * secs_[v].size(), contacts(v, st.start[k], o)});
+          out.push_back({v, st.start[k], ext_[v].partitions * ext_[v].bytes * secs_[v].size(),
+                         flush_first_ ? contacts(v, st.start[k], o) : 0});
     }
     std::sort(out.begin(), out.end(), [](const choice& a, const choice& b) {
       if (a.contacts != b.contacts) return a.contacts > b.contacts;
@@ -537,6 +540,7 @@ class skyline_filler {
   std::vector<std::uint32_t> cand_;                     // per cell: unplaced nodes that may touch it
   std::vector<std::vector<node_id>> pin_cells_;         // per cell: the pins there
   std::span<const std::uint32_t> reach_, cmin_;         // per node: quarters reachable; c_S (the search's R2)
+  bool flush_first_ = true;                             // order choices by contacts() first
   std::vector<std::uint8_t> placed_;
   std::vector<std::uint32_t> part_;
   std::vector<std::uint64_t> off_;

@@ -226,6 +226,7 @@ struct linear_search_options {
   std::uint64_t order_seed = 0;    // the random orders' seed (any is as good; benchmarks show the spread)
   bool valley_branching = true;    // (f) fill one valley of the skyline at a time (needs exact lifetimes)
   bool valley_cover = true;        // (g) under (f): full sections of a valley must be covered at its level
+  bool flush_first = true;         // under (f), branches flush with a bordering floor first (order only)
   bool merge_handoffs = false;     // search hand-offs at full sections as one node (engine/presolve.hpp;
                                    // exact, but off: measured no better, and less robust on one file)
   // With (f) applicable, its lane and the level order's race on each part (engine/lanes.hpp): 1 runs
@@ -1129,7 +1130,8 @@ class placement_search {
         if (out) {
           const std::uint32_t width = right ? w - i : i;
           out->push_back({c, right ? sec_hi_[c] : v.a, right ? v.b : k, level,
-                          (std::uint64_t{width} << 34) + (std::uint64_t{2 - contacts(v, c)} << 32) + rank_[c], ok});
+                          (std::uint64_t{width} << 34) + (std::uint64_t{2 - (opt_.flush_first ? contacts(v, c) : 0)} << 32) + rank_[c],
+                          ok});
         }
       }
     // Nothing at y anywhere in the valley: all of it rises to the lower border.
