@@ -364,6 +364,23 @@ TEST_CASE("planted SB kernels: the planted placement is valid, and small ones ne
       }
 }
 
+namespace {
+/// A planted SB problem (gca/gen/planted_sb.hpp) as a place_search input: its tensors, pinned ones at
+/// their planted place.
+tiny planted_problem(gca::planted_sb_family family, std::size_t tensors, std::uint64_t seed, double pins) {
+  gca::planted_sb_options o;
+  o.tensors = tensors;
+  o.seed = seed;
+  o.family = family;
+  o.pins = pins;
+  const gca::planted_sb p = gca::make_planted_sb(o);
+  tiny t;
+  for (const gca::planted_tensor& x : p.tensors)
+    t.add({x.born, x.dies}, x.shape, x.pinned ? std::optional<placement>(x.at) : std::nullopt);
+  return t;
+}
+}  // namespace
+
 // The skyline fill (engine/place_fill.hpp) on planted SB problems of 60 tensors whose busiest points are
 // exactly full: tight partition mixes and a fifth pinned, where the canonical walk alone placed 1 of the 8
 // tight pinned ones of this sweep within the same budget when the fill came. Each must be found within
@@ -373,15 +390,7 @@ TEST_CASE("place_search: planted SB problems of 60 tensors, exactly full, are pl
   for (const auto fam : {gca::planted_sb_family::tight, gca::planted_sb_family::mixed})
     for (const double pins : {0.0, 0.2})
       for (std::uint64_t seed = 1; seed <= gca::test::sweep_seeds(8, 1); ++seed) {
-        gca::planted_sb_options o;
-        o.tensors = 60;
-        o.seed = seed;
-        o.family = fam;
-        o.pins = pins;
-        const gca::planted_sb p = gca::make_planted_sb(o);
-        tiny t;
-        for (const gca::planted_tensor& x : p.tensors)
-          t.add({x.born, x.dies}, x.shape, x.pinned ? std::optional<placement>(x.at) : std::nullopt);
+        const tiny t = planted_problem(fam, 60, seed, pins);
         CAPTURE(seed);
         CAPTURE(pins);
         CAPTURE(static_cast<int>(fam));
@@ -400,15 +409,7 @@ TEST_CASE("place_search: the fill places exactly full 300-tensor problems almost
   int found_without = 0;
   for (const double pins : {0.0, 0.2})
     for (std::uint64_t seed = 1; seed <= 4; ++seed) {
-      gca::planted_sb_options o;
-      o.tensors = 300;
-      o.seed = seed;
-      o.family = gca::planted_sb_family::tight;
-      o.pins = pins;
-      const gca::planted_sb p = gca::make_planted_sb(o);
-      tiny t;
-      for (const gca::planted_tensor& x : p.tensors)
-        t.add({x.born, x.dies}, x.shape, x.pinned ? std::optional<placement>(x.at) : std::nullopt);
+      const tiny t = planted_problem(gca::planted_sb_family::tight, 300, seed, pins);
       CAPTURE(seed);
       CAPTURE(pins);
       const place_result r = place_search({t.ranges, t.ext, t.pins}, sb, search_limits{20000});
@@ -427,15 +428,7 @@ TEST_CASE("place_search: the fill places exactly full 300-tensor problems almost
 // nodes were not enough (nor 1,000,000); the placement, reflected back, must be valid.
 TEST_CASE("place_search: a pinned problem the fill misses bottom-up is found upside down") {
   const scratchpad_2d sb(trn2);
-  gca::planted_sb_options o;
-  o.tensors = 150;
-  o.seed = 216;
-  o.family = gca::planted_sb_family::tight;
-  o.pins = 0.2;
-  const gca::planted_sb p = gca::make_planted_sb(o);
-  tiny t;
-  for (const gca::planted_tensor& x : p.tensors)
-    t.add({x.born, x.dies}, x.shape, x.pinned ? std::optional<placement>(x.at) : std::nullopt);
+  const tiny t = planted_problem(gca::planted_sb_family::tight, 150, 216, 0.2);
   const place_result r = place_search({t.ranges, t.ext, t.pins}, sb, search_limits{20000});
   REQUIRE(r.status == search_status::found);
   check_valid(sb, t, r);

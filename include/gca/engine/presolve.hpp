@@ -54,20 +54,21 @@ struct handoff_merge {
 
 namespace detail {
 
-/// Per section (between consecutive endpoints `pts`), whether its live sizes add up to `capacity`.
-/// Sums are exact: the caller has checked that the total of all sizes does not overflow.
-inline std::vector<std::uint8_t> full_sections(std::span<const extent> ext, std::span<const interval> life,
-                                               std::span<const program_point> pts, std::uint64_t capacity) {
-  auto at = [&](program_point p) { return static_cast<std::size_t>(std::lower_bound(pts.begin(), pts.end(), p) - pts.begin()); };
-  std::vector<std::uint64_t> delta(pts.size() + 1, 0), minus(pts.size() + 1, 0);
+/// Per section (between consecutive endpoints), whether its live sizes add up to `capacity`; `lo[v]` and
+/// `hi[v]` are the indices of v's first and end endpoint among the `points` endpoints. Sums are exact: the
+/// caller has checked that the total of all sizes does not overflow.
+inline std::vector<std::uint8_t> full_sections(std::span<const extent> ext, std::span<const std::size_t> lo,
+                                               std::span<const std::size_t> hi, std::size_t points,
+                                               std::uint64_t capacity) {
+  std::vector<std::uint64_t> delta(points, 0), minus(points, 0);
   for (std::size_t v = 0; v < ext.size(); ++v) {
-    delta[at(life[v].begin)] += ext[v].bytes;
-    minus[at(life[v].end)] += ext[v].bytes;
+    delta[lo[v]] += ext[v].bytes;
+    minus[hi[v]] += ext[v].bytes;
   }
-  std::vector<std::uint8_t> full(pts.empty() ? 0 : pts.size() - 1, 0);
+  std::vector<std::uint8_t> full(points == 0 ? 0 : points - 1, 0);
   std::uint64_t live = 0;
   for (std::size_t k = 0; k < full.size(); ++k) {
-    live = live + delta[k] - minus[k];  // never below zero: what ends at pts[k] was added before
+    live = live + delta[k] - minus[k];  // never below zero: what ends at point k was added before
     full[k] = live == capacity;
   }
   return full;
@@ -86,18 +87,22 @@ inline std::vector<node_id> handoff_links(const interference_graph& g, std::span
   }
   std::sort(pts.begin(), pts.end());
   pts.erase(std::unique(pts.begin(), pts.end()), pts.end());
-  const std::vector<std::uint8_t> full = full_sections(ext, life, pts, capacity);
+  auto at = [&](program_point p) { return static_cast<std::size_t>(std::lower_bound(pts.begin(), pts.end(), p) - pts.begin()); };
+  std::vector<std::size_t> lo(n), hi(n);
+  for (std::size_t v = 0; v < n; ++v) {
+    lo[v] = at(life[v].begin);
+    hi[v] = at(life[v].end);
+  }
+  const std::vector<std::uint8_t> full = full_sections(ext, lo, hi, pts.size(), capacity);
   // Per endpoint: how many nodes end / start there, and one of each.
   constexpr node_id none = static_cast<node_id>(-1);
   std::vector<std::uint32_t> ends(pts.size(), 0), starts(pts.size(), 0);
   std::vector<node_id> ender(pts.size(), none), starter(pts.size(), none);
-  auto at = [&](program_point p) { return static_cast<std::size_t>(std::lower_bound(pts.begin(), pts.end(), p) - pts.begin()); };
   for (std::size_t v = 0; v < n; ++v) {
-    const std::size_t b = at(life[v].begin), e = at(life[v].end);
-    ++starts[b];
-    starter[b] = static_cast<node_id>(v);
-    ++ends[e];
-    ender[e] = static_cast<node_id>(v);
+    ++starts[lo[v]];
+    starter[lo[v]] = static_cast<node_id>(v);
+    ++ends[hi[v]];
+    ender[hi[v]] = static_cast<node_id>(v);
   }
   // In time order, so a chain grows at its tail: its members are head .. tail along next.
   for (std::size_t p = 1; p + 1 < pts.size(); ++p) {
