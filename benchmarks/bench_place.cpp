@@ -6,8 +6,9 @@
 // (engine/place_fill.hpp) and, with `--baseline 1`, of the canonical walk alone (`search_limits::fill`
 // off), each instance run by both in the same run. `--nodes N` is the node budget (1,000,000 by default,
 // the allocator's first-round budget), `--sizes 20,60,150,300`, `--families mixed,tight,128`,
-// `--pins 0,0.2`. A fit is checked here by a pairwise overlap test that does not use the search, and
-// "infeasible" on a planted problem is reported as a bug.
+// `--pins 0,0.2`, `--holes H` (planted_sb_options::holes: that share of the unpinned tensors removed, so
+// free space is scattered through the busiest points; 0 by default). A fit is checked here by a pairwise
+// overlap test that does not use the search, and "infeasible" on a planted problem is reported as a bug.
 //   ninja -C build benchmarks/bench-place && build/benchmarks/bench-place --baseline 1
 #include <algorithm>
 #include <chrono>
@@ -100,6 +101,7 @@ std::string cells(std::vector<outcome> v) {
 int main(int argc, char** argv) {
   std::uint64_t first = 1, seeds = 20, nodes = 1000000;
   bool baseline = false;
+  double holes = 0;
   std::vector<std::string> sizes{"20", "60", "150", "300"}, families{"mixed", "tight", "128"}, pin_shares{"0", "0.2"};
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string a = argv[i], v = argv[i + 1];
@@ -110,6 +112,7 @@ int main(int argc, char** argv) {
     else if (a == "--sizes") sizes = split(v);
     else if (a == "--families") families = split(v);
     else if (a == "--pins") pin_shares = split(v);
+    else if (a == "--holes") holes = std::stod(v);
     else {
       std::fprintf(stderr, "bench-place: unknown option %s\n", a.c_str());
       return 2;
@@ -128,6 +131,7 @@ int main(int argc, char** argv) {
           o.tensors = std::stoul(size);
           o.seed = s;
           o.pins = std::stod(pin);
+          o.holes = holes;
           o.family = fam == "tight" ? gca::planted_sb_family::tight
                      : fam == "128" ? gca::planted_sb_family::only128
                                     : gca::planted_sb_family::mixed;

@@ -4,7 +4,7 @@
 //           [--dram-live D]
 //   gca-gen --trace BUFFERS [--seed S] [--live N]
 //   gca-gen --planted-dsa FAMILY --buffers N [--seed S] [--tightness T]
-//   gca-gen --planted-sb N [--seed S] [--pins F] [--tightness T] [--family mixed|128|tight] [--target T]
+//   gca-gen --planted-sb N [--seed S] [--pins F] [--holes F] [--tightness T] [--family mixed|128|tight] [--target T]
 //     an SB kernel of at least N tensors with a planted spill-free placement (gca/gen/planted_sb.hpp)
 //
 // The kernel is a chain of layers, each a tiled matmul: an outer loop over output tiles, an inner loop
@@ -69,7 +69,7 @@ int usage() {
                " [--matmuls M] [--dram-live D]\n       gca-gen --trace BUFFERS [--seed S] [--live N]\n"
                "       gca-gen --planted-dsa uniform|heavy|long-short|identical|cut|ramp --buffers N [--seed S]"
                " [--tightness T]\n"
-               "       gca-gen --planted-sb N [--seed S] [--pins F] [--tightness T] [--family mixed|128|tight]"
+               "       gca-gen --planted-sb N [--seed S] [--pins F] [--holes F] [--tightness T] [--family mixed|128|tight]"
                " [--target T]\n";
   return 1;
 }
@@ -185,7 +185,7 @@ struct cli {
   double pressure = 0.6;
   std::string target = "trn2", planted;
   std::uint64_t planted_buffers = 100, planted_sb = 0;
-  double tightness = 1.0, pins = 0;
+  double tightness = 1.0, pins = 0, holes = 0;
   std::string family = "mixed";
 };
 
@@ -210,6 +210,7 @@ bool parse_args(int argc, char** argv, cli& c) {
     else if (a == "--tightness") c.tightness = std::strtod(v.c_str(), &end);
     else if (a == "--planted-sb") c.planted_sb = std::strtoull(v.c_str(), &end, 10);
     else if (a == "--pins") c.pins = std::strtod(v.c_str(), &end);
+    else if (a == "--holes") c.holes = std::strtod(v.c_str(), &end);
     else if (a == "--family") c.family = v, end = nullptr;
     else return false;
     if (end != nullptr && (*end != '\0' || end == v.c_str())) return false;
@@ -223,6 +224,7 @@ int write_planted_sb(const cli& c) {
   o.tensors = c.planted_sb;
   o.seed = c.seed;
   o.pins = c.pins;
+  o.holes = c.holes;
   o.tightness = c.tightness;
   o.family = c.family == "128"     ? gca::planted_sb_family::only128
              : c.family == "tight" ? gca::planted_sb_family::tight

@@ -364,6 +364,66 @@ TEST_CASE("planted SB kernels: the planted placement is valid, and small ones ne
       }
 }
 
+// Holes (planted_sb_options::holes): the kernel keeps a subset of the tensors of the same kernel without
+// holes, at the same places and lives, every pinned one among them, and about the asked share of the
+// unpinned ones gone; the busiest points then have free space scattered through them, not only above. Small
+// ones still allocate without a spill at -O2 and -O6 in both families, and verify.
+TEST_CASE("planted SB kernels with holes: a subset of the full kernel, and small ones never spill") {
+  CHECK_THROWS_AS(gca::make_planted_sb({.holes = 1.0}), gca::input_error);
+  CHECK_THROWS_AS(gca::make_planted_sb({.holes = -0.1}), gca::input_error);
+  for (const double pins : {0.0, 0.2}) {
+    gca::planted_sb_options o;
+    o.tensors = 300;
+    o.seed = 7;
+    o.pins = pins;
+    const gca::planted_sb full = gca::make_planted_sb(o);
+    o.holes = 0.3;
+    const gca::planted_sb holed = gca::make_planted_sb(o);
+    std::size_t unpinned = 0, kept_unpinned = 0, j = 0;
+    for (const gca::planted_tensor& t : full.tensors) {
+      unpinned += !t.pinned;
+      if (j < holed.tensors.size() && holed.tensors[j].name == t.name) {
+        const gca::planted_tensor& h = holed.tensors[j++];
+        CHECK(h.at == t.at);
+        CHECK(h.born == t.born);
+        CHECK(h.dies == t.dies);
+        CHECK(h.pinned == t.pinned);
+        kept_unpinned += !h.pinned;
+      } else {
+        CHECK_FALSE(t.pinned);  // only unpinned tensors are removed
+      }
+    }
+    CHECK(j == holed.tensors.size());  // every kept tensor was matched, in order
+    CAPTURE(pins);
+    CHECK(kept_unpinned > unpinned * 55 / 100);  // about 70 % kept
+    CHECK(kept_unpinned < unpinned * 85 / 100);
+  }
+  for (std::uint64_t seed = 1; seed <= gca::test::sweep_seeds(3, 1); ++seed)
+    for (const double pins : {0.0, 0.2}) {
+      gca::planted_sb_options o;
+      o.tensors = 30;
+      o.seed = seed;
+      o.pins = pins;
+      o.holes = 0.2;
+      o.family = gca::planted_sb_family::tight;
+      const gca::module original = gca::parse(gca::make_planted_sb(o).text);
+      for (int level : {2, 6})
+        for (const std::string family : {"coloring", "lsa"}) {
+          CAPTURE(seed);
+          CAPTURE(pins);
+          CAPTURE(level);
+          CAPTURE(family);
+          gca::module m = original;
+          std::size_t spilled = 0;
+          REQUIRE(allocate(m, level, family, spilled) == "");
+          CHECK(spilled == 0);
+          const gca::verify_report v = gca::verify(m, {.linked = false});
+          INFO(v.message());
+          CHECK(v.ok());
+        }
+    }
+}
+
 namespace {
 /// A planted SB problem (gca/gen/planted_sb.hpp) as a place_search input: its tensors, pinned ones at
 /// their planted place.

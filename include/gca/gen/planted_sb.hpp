@@ -12,6 +12,10 @@
 // live for >= 2 steps, together covering the epoch. So at every step inside an epoch every cell is
 // occupied: the busiest points use `tightness` of the bytes of every partition a pattern covers (100 %
 // for 128-partition and 32 x 4 patterns). A fraction `pins` of the tensors is pinned at its planted place.
+// Then a fraction `holes` of the unpinned tensors is removed (each with that probability, from the same
+// seed): the places they leave are free space scattered through the busiest points, where `tightness`
+// leaves it only above them (a user's kernel is rarely full to the byte everywhere; measured in
+// docs/PERFORMANCE.md section 10). The planted places of the rest stay valid, so the kernel stays feasible.
 //
 // The kernel. One instruction per step: a tensor live on steps [b, e) is written by the instruction of
 // step b and read (once, last) by the instruction of step e - 1, so its live range in gca is exactly those steps, and two
@@ -43,6 +47,7 @@ struct planted_sb_options {
   std::uint64_t seed = 1;
   double pins = 0.0;            // fraction of tensors pinned at their planted place
   double tightness = 1.0;       // fraction of usable SB bytes the segments cover (0 < t <= 1)
+  double holes = 0.0;           // fraction of unpinned tensors removed after placement (0 <= h < 1)
   planted_sb_family family = planted_sb_family::mixed;
   target tgt = trn2;
 };
@@ -112,8 +117,9 @@ class planted_placement {
     rng_.rng.seed(opt.seed);
   }
 
-  /// Epochs until at least `n` tensors are planted; then each is pinned with probability `pins`.
-  std::vector<planted_tensor> run(std::size_t n, double pins) {
+  /// Epochs until at least `n` tensors are planted; then each is pinned with probability `pins`; then each
+  /// unpinned one is removed with probability `holes`.
+  std::vector<planted_tensor> run(std::size_t n, double pins, double holes) {
     std::uint32_t epoch_start = 0;
     while (tensors_.size() < n) {
       const std::uint32_t epoch_end = epoch_start + static_cast<std::uint32_t>(rng_.uniform(4, 8));
@@ -122,6 +128,10 @@ class planted_placement {
       epoch_start = epoch_end;
     }
     for (planted_tensor& t : tensors_) t.pinned = static_cast<double>(rng_.rng() % 1000000) < pins * 1e6;
+    if (holes > 0)  // drawn only when asked: kernels without holes stay as they were, byte for byte
+      std::erase_if(tensors_, [&](const planted_tensor& t) {
+        return !t.pinned && static_cast<double>(rng_.rng() % 1000000) < holes * 1e6;
+      });
     return std::move(tensors_);
   }
 
@@ -218,12 +228,14 @@ inline std::string planted_sb_text(const planted_sb_options& opt, const planted_
 inline planted_sb make_planted_sb(const planted_sb_options& opt) {
   if (!(opt.tightness > 0 && opt.tightness <= 1)) throw input_error("planted SB: tightness must be in (0, 1]");
   if (!(opt.pins >= 0 && opt.pins <= 1)) throw input_error("planted SB: pins must be a fraction in [0, 1]");
+  if (!(opt.holes >= 0 && opt.holes < 1)) throw input_error("planted SB: holes must be a fraction in [0, 1)");
   if (opt.tensors == 0) throw input_error("planted SB: at least one tensor");
   const std::uint64_t align = std::max<std::uint64_t>(1, opt.tgt.sb_alignment);
   const std::uint64_t cap = static_cast<std::uint64_t>(static_cast<double>(opt.tgt.sb_usable) * opt.tightness) / align * align;
   if (cap < 16 * align) throw input_error("planted SB: tightness leaves too few bytes");
   planted_sb out;
-  out.tensors = detail::planted_placement(opt, cap, align).run(opt.tensors, opt.pins);
+  out.tensors = detail::planted_placement(opt, cap, align).run(opt.tensors, opt.pins, opt.holes);
+  if (out.tensors.empty()) throw input_error("planted SB: holes removed every tensor");
   // Tensors of carried cells may outlive the last epoch's end: the kernel's steps cover them all.
   for (const planted_tensor& t : out.tensors) out.steps = std::max(out.steps, t.dies);
   out.text = detail::planted_sb_text(opt, out);
