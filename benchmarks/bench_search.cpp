@@ -7,7 +7,8 @@
 //   2. planted instances (gca/io/planted_dsa.hpp: feasible by construction, at `--tightness`, 1.0 by
 //      default): per family and size, over `--seeds` seeds (100 by default), the fit rate, median and
 //      maximum time of the search, and the same for the best-of-n colorer alone (one thread), in the
-//      same run. Sizes from `--sizes 20,50,100,200,300,500`, families from `--families` (all).
+//      same run. Sizes from `--sizes 20,50,100,200,300,500`, families from `--families` (all);
+//      `--capacity-scale X` (>= 1) gives both X times the planted box's capacity.
 // `--first-seed N` starts the seeds at N (1 by default: develop on other seeds than the published ones).
 // `--baseline 1` also runs every instance with `valley_branching` off (the level-order search alone:
 // the search before (f)) in the same run and prints its fits, median and maximum next to the new ones.
@@ -131,7 +132,7 @@ int main(int argc, char** argv) {
   int repeat = 3, seeds = 100, first_seed = 1;
   bool baseline = false;
   long deadline_ms = 1000;
-  double tightness = 1.0;
+  double tightness = 1.0, capacity_scale = 1.0;
   std::vector<std::string> sizes{"20", "50", "100", "200", "300", "500"}, families, extra;
   for (gca::planted_family f : gca::all_planted_families) families.emplace_back(gca::to_string(f));
   bool challenging = true, planted = true;
@@ -144,6 +145,7 @@ int main(int argc, char** argv) {
     else if (a == "--first-seed") first_seed = std::atoi(v.data());
     else if (a == "--baseline") baseline = std::atoi(v.data()) != 0;
     else if (a == "--tightness") tightness = std::atof(v.data());
+    else if (a == "--capacity-scale") capacity_scale = std::max(1.0, std::atof(v.data()));
     else if (a == "--sizes") sizes = split(v);
     else if (a == "--families") families = split(v);
     else if (a == "--extra") extra.emplace_back(v);
@@ -199,8 +201,8 @@ int main(int argc, char** argv) {
     }
   }
   if (planted) {
-    std::printf("\nplanted instances: tightness %.2f, seeds %d..%d, deadline %ld ms per run, search threads %u\n\n",
-                tightness, first_seed, first_seed + seeds - 1, deadline_ms, search_threads);
+    std::printf("\nplanted instances: tightness %.2f, capacity x %.4f, seeds %d..%d, deadline %ld ms per run, search threads %u\n\n",
+                tightness, capacity_scale, first_seed, first_seed + seeds - 1, deadline_ms, search_threads);
     if (baseline) {
       std::printf("| family | buffers | before fits | median | max | search fits | median | max | colorer fits | median | max |\n");
       std::printf("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
@@ -224,14 +226,16 @@ int main(int argc, char** argv) {
               {.family = *f, .buffers = n, .seed = static_cast<std::uint64_t>(s), .tightness = tightness});
           actual += d.problem.buffers.size();
           const prepared q(d.problem);
+          // --capacity-scale: more room than the planted box (a planted instance stays feasible).
+          const auto cap = static_cast<std::uint64_t>(static_cast<double>(d.capacity) * capacity_scale);
           if (baseline) {
-            const outcome bo = run_search(d.problem, q, d.capacity, deadline_ms, false);
+            const outcome bo = run_search(d.problem, q, cap, deadline_ms, false);
             bfit += bo.fits;
             bugs += bo.claimed_infeasible || (bo.res.found() && !bo.fits);
             bt.push_back(bo.seconds);
           }
-          const outcome so = run_search(d.problem, q, d.capacity, deadline_ms);
-          const outcome co = run_colorer(d.problem, q, d.capacity);
+          const outcome so = run_search(d.problem, q, cap, deadline_ms);
+          const outcome co = run_colorer(d.problem, q, cap);
           sfit += so.fits;
           cfit += co.fits;
           bugs += so.claimed_infeasible || (so.res.found() && !so.fits);

@@ -141,6 +141,9 @@
 // to many short ones (families `heavy` and `long-short` from 200 buffers):
 // a long buffer can go down only where the short ones under it end flat at one level over its whole
 // life, and a stack that misses that level is seen only when the long buffer's skyline is too high.
+// And problems whose busiest points are full but whose other sections have a few percent free,
+// scattered (planted tilings thinned to 0.95, `uniform` and `cut` from 200 buffers): (g) needs full
+// sections, and (c) sees a wrong choice in a section with slack only once its waste exceeds the slack.
 // Tried with (f) and dropped: an exact per-section "staircase" bound (stack the unplaced nodes of a
 // section from their own skylines, earliest first; sound, but it cost 10x per node and fitted fewer).
 // Tried for issue 11 and dropped (no change in fit rate): Luby and x1.5 restart schedules, an exact
