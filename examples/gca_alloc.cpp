@@ -264,6 +264,19 @@ void print_summary(const cli& c, const gca::module& m, const std::vector<gca::pa
     for (const auto& [fn, sr] : r.functions) spilled += sr.spills.spilled_webs;
   std::cerr << c.file << ": allocated " << m.functions.size() << " functions at -O" << c.pipeline.optlevel
             << " on " << m.tgt.name << ", " << spilled << " webs spilled, " << static_cast<long>(ms) << " ms\n";
+  // Whether each SB/PSUM spill was needed: a spill after the search gave up is not a proof.
+  for (const auto& r : reports)
+    for (const auto& [fn, sr] : r.functions) {
+      if (sr.spills.spilled_webs == 0 || (sr.memory != gca::memory_type::sb && sr.memory != gca::memory_type::psum)) continue;
+      std::cerr << "gca-alloc: " << r.pass << ": function '" << fn << "': " << gca::log_name(m.tgt, sr.memory) << ": "
+                << sr.spills.spilled_webs << " webs spilled; ";
+      if (!popt.alloc.search.enabled) std::cerr << "the placement search was off\n";
+      else if (sr.search_outcome == "infeasible") std::cerr << "no spill-free placement exists (proved by the placement search)\n";
+      else if (sr.search_outcome == "gave up")
+        std::cerr << "the placement search gave up on a spill-free placement (" << sr.search_nodes
+                  << " search nodes in all): one may exist\n";
+      else std::cerr << "the placement search did not run (its budget was spent)\n";
+    }
   if (c.pipeline.optlevel != 7) return;
   for (const auto& r : reports)
     for (const auto& [fn, sr] : r.functions) {

@@ -424,6 +424,52 @@ TEST_CASE("planted SB kernels with holes: a subset of the full kernel, and small
     }
 }
 
+// What a spill says about itself (space_report::search_outcome, printed by gca-alloc and in --json): a
+// space over-full at one point (three tensors of 0.4 SB live at `%c = op %b`, no instruction reading more
+// than two) spills with the search's proof that no spill-free placement exists ("infeasible"); a planted
+// kernel the colorer cannot place is placed by the search ("found", nothing spilled). (With the search cut
+// to 50 nodes the planted kernel is refused, and the refusal says that the search gave up.)
+TEST_CASE("a spill reports whether the search proved it necessary") {
+  const std::uint64_t b = trn2.sb_usable / 5 * 2 / trn2.sb_alignment * trn2.sb_alignment;  // three do not fit
+  const std::string over = "module m target=trn2\nfunction main core=0 {\n  tensor %x : dram 64 input\n"
+                           "  tensor %y : dram 64 output\n  tensor %a : sb 128x" + std::to_string(b) +
+                           "\n  tensor %b : sb 128x" + std::to_string(b) + "\n  tensor %c : sb 128x" +
+                           std::to_string(b) + "\n  %a = op %x\n  %b = op %x\n  %c = op %b\n  op %a, %c\n"
+                           "  %y = store %x\n}\n";
+  auto run = [](const std::string& text, std::uint64_t nodes) {
+    gca::module m = gca::parse(text);
+    gca::pipeline_config cfg;
+    cfg.optlevel = 2;
+    gca::pass_options popt;
+    popt.alloc.threads = 1;
+    popt.alloc.search.nodes = nodes;
+    std::pair<std::size_t, std::string> out{0, "(no SB report)"};
+    for (const gca::pass_report& r : gca::run_pipeline(m, gca::build_pipeline(cfg), gca::default_registry(), popt, {true, nullptr}))
+      for (const auto& [fn, rep] : r.functions)
+        if (rep.memory == gca::memory_type::sb && r.pass == "coloring_allocator_sb") out = {rep.spills.spilled_webs, rep.search_outcome};
+    const gca::verify_report v = gca::verify(m, {.linked = false});
+    INFO(v.message());
+    CHECK(v.ok());
+    return out;
+  };
+  const auto [spilled_over, outcome_over] = run(over, 1000000);
+  CHECK(spilled_over > 0);
+  CHECK(outcome_over == "infeasible");
+  gca::planted_sb_options o;
+  o.tensors = 150;
+  o.seed = 3;
+  const std::string planted = gca::make_planted_sb(o).text;
+  const auto [spilled_full, outcome_full] = run(planted, 1000000);
+  CHECK(spilled_full == 0);
+  CHECK(outcome_full == "found");
+  try {
+    run(planted, 50);
+    FAIL("a 50-node search placed a 150-tensor planted kernel the colorer does not");
+  } catch (const gca::allocation_error& e) {
+    CHECK(std::string(e.what()).find("the placement search gave up") != std::string::npos);
+  }
+}
+
 namespace {
 /// A planted SB problem (gca/gen/planted_sb.hpp) as a place_search input: its tensors, pinned ones at
 /// their planted place.

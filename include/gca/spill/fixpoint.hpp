@@ -244,6 +244,9 @@ class space_fixpoint {
     if (!lay_ || !budget_left) return false;
     search_ = place_or_prove(lf_, filter_, geom_, *lay_, opt_.blockers, round_budget(), search_until_, spillable_fn());
     rep_.search_nodes += search_->search_nodes;
+    // The first round's answer for a spill-free placement, kept so that a spill can say whether it was
+    // proven necessary ("infeasible") or the search only gave up (a spill-free placement may exist).
+    if (rep_.search_outcome.empty()) rep_.search_outcome = std::string(to_string(search_->spill_free));
     if (search_->placed) {
       rep_.placed_by = search_->by_linear_scan ? "linear scan" : "exact search";
       rep_.peak = search_->placed->result->peak;

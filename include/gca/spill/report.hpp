@@ -95,7 +95,8 @@ struct space_report {
   spill_state spills;             // what was spilled, and its estimated cost
   std::string placed_by = "coloring";  // "coloring", "linear scan" or "exact search" (who placed the result)
   std::uint64_t search_nodes = 0;      // search nodes spent by the exact placement search
-  std::string search_outcome;          // optlevel 7: the search's answer for the spill-free placement
+  std::string search_outcome;          // the search's first answer for a spill-free placement ("found",
+                                       // "infeasible", "gave up"; empty: not run); -O7: the primary search's
   std::optional<peak_search_report> peak_search;  // optlevel 7, DRAM: the 1-D search lowering the peak
 };
 
