@@ -7,7 +7,9 @@
 // off), each instance run by both in the same run. `--nodes N` is the node budget (1,000,000 by default,
 // the allocator's first-round budget), `--sizes 20,60,150,300`, `--families mixed,tight,128`,
 // `--pins 0,0.2`, `--holes H` (planted_sb_options::holes: that share of the unpinned tensors removed, so
-// free space is scattered through the busiest points; 0 by default). A fit is checked here by a pairwise
+// free space is scattered through the busiest points; 0 by default), `--memory psum` (the same kernels
+// planted in PSUM, planted_sb_options::memory: banks of the target, each tensor inside one). A fit is
+// checked here by a pairwise
 // overlap test that does not use the search, and "infeasible" on a planted problem is reported as a bug.
 //   ninja -C build benchmarks/bench-place && build/benchmarks/bench-place --baseline 1
 #include <algorithm>
@@ -41,6 +43,8 @@ bool valid(const gca::planted_sb& k, const gca::place_result& r, const gca::rect
     const auto& x = k.tensors[a];
     if (!r.placements[a] || r.placements[a]->offset + x.shape.bytes > lay.capacity()) return false;
     if (r.placements[a]->partition + x.shape.partitions > lay.partitions) return false;
+    const std::uint64_t o = r.placements[a]->offset;  // inside one segment (a PSUM bank)
+    if (o / lay.segment_bytes != (o + x.shape.bytes - 1) / lay.segment_bytes) return false;
     for (std::size_t b = 0; b < a; ++b) {
       const auto& y = k.tensors[b];
       if (x.born >= y.dies || y.born >= x.dies) continue;
@@ -53,7 +57,14 @@ bool valid(const gca::planted_sb& k, const gca::place_result& r, const gca::rect
   return true;
 }
 
-outcome run(const gca::planted_sb& k, const gca::target& tgt, std::uint64_t nodes, bool fill) {
+/// The memory the kernel was planted in, as the search sees it: SB one segment, PSUM one per bank.
+gca::rect_layout layout_of(gca::memory_type m, const gca::target& tgt) {
+  if (m == gca::memory_type::sb) return {tgt.sb_partitions, tgt.sb_alignment, tgt.sb_usable, 1};
+  if (tgt.psum_may_span_banks) return {tgt.sb_partitions, tgt.psum_alignment, std::uint64_t{tgt.psum_banks} * tgt.psum_bank_bytes, 1};
+  return {tgt.sb_partitions, tgt.psum_alignment, tgt.psum_bank_bytes, tgt.psum_banks};
+}
+
+outcome run(const gca::planted_sb& k, const gca::rect_layout& lay, std::uint64_t nodes, bool fill) {
   gca::live_range_table t;
   std::vector<gca::extent> e;
   std::vector<std::optional<gca::placement>> pins;
@@ -62,7 +73,6 @@ outcome run(const gca::planted_sb& k, const gca::target& tgt, std::uint64_t node
     e.push_back(x.shape);
     pins.push_back(x.pinned ? std::optional<gca::placement>(x.at) : std::nullopt);
   }
-  const gca::rect_layout lay{tgt.sb_partitions, tgt.sb_alignment, tgt.sb_usable, 1};
   gca::search_limits lim;
   lim.max_nodes = nodes;
   lim.fill = fill;
@@ -102,6 +112,7 @@ int main(int argc, char** argv) {
   std::uint64_t first = 1, seeds = 20, nodes = 1000000;
   bool baseline = false;
   double holes = 0;
+  gca::memory_type memory = gca::memory_type::sb;
   std::vector<std::string> sizes{"20", "60", "150", "300"}, families{"mixed", "tight", "128"}, pin_shares{"0", "0.2"};
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string a = argv[i], v = argv[i + 1];
@@ -113,6 +124,7 @@ int main(int argc, char** argv) {
     else if (a == "--families") families = split(v);
     else if (a == "--pins") pin_shares = split(v);
     else if (a == "--holes") holes = std::stod(v);
+    else if (a == "--memory" && (v == "sb" || v == "psum")) memory = v == "psum" ? gca::memory_type::psum : gca::memory_type::sb;
     else {
       std::fprintf(stderr, "bench-place: unknown option %s\n", a.c_str());
       return 2;
@@ -132,12 +144,13 @@ int main(int argc, char** argv) {
           o.seed = s;
           o.pins = std::stod(pin);
           o.holes = holes;
+          o.memory = memory;
           o.family = fam == "tight" ? gca::planted_sb_family::tight
                      : fam == "128" ? gca::planted_sb_family::only128
                                     : gca::planted_sb_family::mixed;
           const gca::planted_sb k = gca::make_planted_sb(o);
-          with.push_back(run(k, o.tgt, nodes, true));
-          if (baseline) without.push_back(run(k, o.tgt, nodes, false));
+          with.push_back(run(k, layout_of(memory, o.tgt), nodes, true));
+          if (baseline) without.push_back(run(k, layout_of(memory, o.tgt), nodes, false));
           for (const outcome* x : {&with.back(), baseline ? &without.back() : nullptr})
             if (x && x->bug) {
               ++bugs;

@@ -6,6 +6,8 @@
 //   gca-gen --planted-dsa FAMILY --buffers N [--seed S] [--tightness T]
 //   gca-gen --planted-sb N [--seed S] [--pins F] [--holes F] [--tightness T] [--family mixed|128|tight] [--target T]
 //     an SB kernel of at least N tensors with a planted spill-free placement (gca/gen/planted_sb.hpp)
+//   gca-gen --planted-psum N [the same options]
+//     the same in PSUM: every tensor inside one bank (unless the target lets tensors span banks)
 //
 // The kernel is a chain of layers, each a tiled matmul: an outer loop over output tiles, an inner loop
 // over the contraction dimension that loads two SB tiles and accumulates into a PSUM bank (`+=`), then
@@ -70,7 +72,8 @@ int usage() {
                "       gca-gen --planted-dsa uniform|heavy|long-short|identical|cut|ramp --buffers N [--seed S]"
                " [--tightness T]\n"
                "       gca-gen --planted-sb N [--seed S] [--pins F] [--holes F] [--tightness T] [--family mixed|128|tight]"
-               " [--target T]\n";
+               " [--target T]\n"
+               "       gca-gen --planted-psum N [the options of --planted-sb]\n";
   return 1;
 }
 
@@ -185,6 +188,7 @@ struct cli {
   double pressure = 0.6;
   std::string target = "trn2", planted;
   std::uint64_t planted_buffers = 100, planted_sb = 0;
+  bool planted_psum = false;  // --planted-psum: the planted kernel in PSUM
   double tightness = 1.0, pins = 0, holes = 0;
   std::string family = "mixed";
 };
@@ -209,6 +213,7 @@ bool parse_args(int argc, char** argv, cli& c) {
     else if (a == "--buffers") c.planted_buffers = std::strtoull(v.c_str(), &end, 10);
     else if (a == "--tightness") c.tightness = std::strtod(v.c_str(), &end);
     else if (a == "--planted-sb") c.planted_sb = std::strtoull(v.c_str(), &end, 10);
+    else if (a == "--planted-psum") c.planted_sb = std::strtoull(v.c_str(), &end, 10), c.planted_psum = true;
     else if (a == "--pins") c.pins = std::strtod(v.c_str(), &end);
     else if (a == "--holes") c.holes = std::strtod(v.c_str(), &end);
     else if (a == "--family") c.family = v, end = nullptr;
@@ -218,10 +223,11 @@ bool parse_args(int argc, char** argv, cli& c) {
   return true;
 }
 
-/// --planted-sb: an SB kernel with a planted spill-free placement (gca/gen/planted_sb.hpp).
+/// --planted-sb (--planted-psum): an SB (PSUM) kernel with a planted spill-free placement (gca/gen/planted_sb.hpp).
 int write_planted_sb(const cli& c) {
   gca::planted_sb_options o;
   o.tensors = c.planted_sb;
+  o.memory = c.planted_psum ? gca::memory_type::psum : gca::memory_type::sb;
   o.seed = c.seed;
   o.pins = c.pins;
   o.holes = c.holes;

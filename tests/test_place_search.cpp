@@ -471,14 +471,16 @@ TEST_CASE("a spill reports whether the search proved it necessary") {
 }
 
 namespace {
-/// A planted SB problem (gca/gen/planted_sb.hpp) as a place_search input: its tensors, pinned ones at
-/// their planted place.
-tiny planted_problem(gca::planted_sb_family family, std::size_t tensors, std::uint64_t seed, double pins) {
+/// A planted SB (or PSUM) problem (gca/gen/planted_sb.hpp) as a place_search input: its tensors, pinned
+/// ones at their planted place.
+tiny planted_problem(gca::planted_sb_family family, std::size_t tensors, std::uint64_t seed, double pins,
+                     memory_type memory = memory_type::sb) {
   gca::planted_sb_options o;
   o.tensors = tensors;
   o.seed = seed;
   o.family = family;
   o.pins = pins;
+  o.memory = memory;
   const gca::planted_sb p = gca::make_planted_sb(o);
   tiny t;
   for (const gca::planted_tensor& x : p.tensors)
@@ -682,4 +684,30 @@ TEST_CASE("search_deadline: a space's search time is a share of the time left, a
   CHECK(gca::search_deadline(o, t0, t0 + seconds(100)) == t0 + seconds(10));
   o.seconds = 0;
   CHECK(gca::search_deadline(o, t0, steady_clock::time_point::max()) == t0);
+}
+
+// Planted PSUM kernels (planted_sb_options::memory): every tensor inside one 2 KiB bank, the banks full at
+// the busiest points. The fill's walk with no discrepancy follows the first choice that survives the bound
+// (`free_cuts`); when a cut choice cost a discrepancy, that walk ended at the first block leaving a bank's
+// rest unfillable. Each of 16 must be placed within 20,000 nodes (checked with the PSUM geometry's legal
+// and overlaps: no tensor crosses a bank), in a fraction of the nodes it takes with `free_cuts` off
+// (counting the budget for the ones not found).
+TEST_CASE("place_search: planted PSUM problems are placed inside the banks within a small budget") {
+  const psum_banks ps(trn2);
+  std::uint64_t nodes = 0, nodes_without = 0;
+  for (const double pins : {0.0, 0.2})
+    for (std::uint64_t seed = 1; seed <= 8; ++seed) {
+      const tiny t = planted_problem(gca::planted_sb_family::mixed, 20, seed, pins, memory_type::psum);
+      CAPTURE(seed);
+      CAPTURE(pins);
+      const place_result r = place_search({t.ranges, t.ext, t.pins}, ps, search_limits{20000});
+      REQUIRE(r.status == search_status::found);
+      check_valid(ps, t, r);
+      nodes += r.nodes;
+      search_limits counted{20000};
+      counted.free_cuts = false;
+      nodes_without += place_search({t.ranges, t.ext, t.pins}, ps, counted).nodes;
+    }
+  MESSAGE("nodes " << nodes << " without free cuts " << nodes_without);
+  CHECK(nodes * 3 < nodes_without);
 }

@@ -30,7 +30,11 @@
 //              sum of its candidates' sizes that fits. In a section filled to the last byte this asks
 //              every cell to be filled exactly, which is what makes a wrong block fail at once.
 //   order      limited discrepancy (as the exact search): walks with 0, 1, 2, 4, ... branches other than
-//              the first allowed on a path, so an early wrong choice is revisited soon.
+//              the first allowed on a path, so an early wrong choice is revisited soon. The first choice
+//              is the first that survives the bound: choices the bound cuts at once cost no discrepancy
+//              (`free_cuts`). Counting them made the walk with limit 0 end at the first cut: in PSUM, where
+//              most blocks leave a bank's rest unfillable, the greedy dive died after 2 nodes and planted
+//              20-tensor kernels needed 10,000-200,000+ nodes (PERFORMANCE.md section 10, "PSUM").
 //   memory     failed states (the placed set and the floors, hashed), with the discrepancies they were
 //              allowed, are not walked again.
 //
@@ -117,12 +121,14 @@ class skyline_filler {
   /// are the exact search's (place_searcher::prepare_quarters, rule R2): per node the quarters it can
   /// touch, and per node and set S of quarters the fewest of S it touches (read for unplaced nodes only).
   /// `flush_first`: order the choices by contacts() first (off: by area x lifetime only, to measure it).
+  /// `free_cuts`: a choice the bound cuts at once costs no discrepancy (off: every choice after a frame's
+  /// first costs one, to measure it; see walk).
   skyline_filler(const live_range_table& ranges, std::span<const extent> extents,
                  std::span<const std::optional<placement>> pins, const interference_graph& graph,
                  const rect_layout& lay, std::span<const std::uint32_t> reach, std::span<const std::uint32_t> cmin,
-                 bool flush_first = true)
+                 bool flush_first = true, bool free_cuts = true)
       : ranges_(ranges), ext_(extents), pins_(pins), graph_(graph), lay_(lay), n_(ranges.num_nodes()),
-        reach_(reach), cmin_(cmin), flush_first_(flush_first) {}
+        reach_(reach), cmin_(cmin), flush_first_(flush_first), free_cuts_(free_cuts) {}
 
   /// Places every node within `max_nodes` branch nodes; the placements, or nothing (gave up).
   std::optional<std::vector<placement>> run(std::uint64_t max_nodes, std::chrono::steady_clock::time_point deadline,
@@ -181,6 +187,7 @@ class skyline_filler {
     node_id placed = ~node_id{0};
     std::array<std::uint64_t, 2> print{};
     std::uint32_t disc = 0;  // discrepancies taken on the path to it
+    bool opened = false;     // some choice passed the bound and was walked below (see walk: discrepancies)
   };
 
   static std::uint64_t mix(std::uint64_t x, std::uint64_t salt) { return salted_mix(x, salt); }
@@ -494,7 +501,10 @@ class skyline_filler {
     while (!stack.empty()) {
       frame& f = stack.back();
       unplace(f);
-      const std::uint32_t d = f.disc + (f.next > 0 ? 1 : 0);
+      // A discrepancy is a departure from the first choice that survives the bound: choices the bound
+      // cuts at once cost none, so the walk with limit 0 is the order's greedy dive, not its first choice
+      // or nothing (in PSUM banks most first choices leave a bank's rest unfillable and are cut at once).
+      const std::uint32_t d = f.disc + ((free_cuts_ ? f.opened : f.next > 0) ? 1 : 0);
       if (f.next < f.choices.size() && d > limit) {
         skipped = true;
         f.next = f.choices.size();
@@ -518,7 +528,9 @@ class skyline_filler {
         place(f, ch.v, ch.partition, f.level);
         for (std::uint32_t s : secs_[ch.v]) ok = ok && fits(s);
       }
-      if (ok && open(d)) return true;
+      if (!ok) continue;
+      f.opened = true;  // before open(): it may move the stack, and f with it
+      if (open(d)) return true;
     }
     return false;
   }
@@ -541,6 +553,7 @@ class skyline_filler {
   std::vector<std::vector<node_id>> pin_cells_;         // per cell: the pins there
   std::span<const std::uint32_t> reach_, cmin_;         // per node: quarters reachable; c_S (the search's R2)
   bool flush_first_ = true;                             // order choices by contacts() first
+  bool free_cuts_ = true;                               // a choice cut by the bound costs no discrepancy
   std::vector<std::uint8_t> placed_;
   std::vector<std::uint32_t> part_;
   std::vector<std::uint64_t> off_;

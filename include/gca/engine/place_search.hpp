@@ -109,6 +109,7 @@ struct search_limits {
   std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max();
   bool fill = true;  // try the skyline fill first (engine/place_fill.hpp); off: the canonical walk alone
   bool flush_first = true;  // the fill tries blocks flush with neighbouring floors first (off: area only)
+  bool free_cuts = true;    // in the fill, a choice the bound cuts at once costs no discrepancy
 };
 
 /// One space's nodes. Non-owning; every span has one entry per node of `ranges` (pins and fixed may be
@@ -184,7 +185,7 @@ class place_searcher {
   placement reflect(const placement& p, const extent& e) const { return {p.partition, lay_.capacity() - p.offset - e.bytes}; }
   /// One fill on `nodes` more search nodes with these pins; its placements (reflected back) as r's answer.
   bool fill_once(place_result& r, std::span<const std::optional<placement>> pins, std::uint64_t nodes, bool reflected) {
-    skyline_filler fill(p_.ranges, p_.extents, pins, graph_, lay_, reach_, cmin_, lim_.flush_first);
+    skyline_filler fill(p_.ranges, p_.extents, pins, graph_, lay_, reach_, cmin_, lim_.flush_first, lim_.free_cuts);
     const auto got = fill.run(r.nodes + nodes, lim_.deadline, r.nodes);
     if (!got) return false;
     r.status = search_status::found;

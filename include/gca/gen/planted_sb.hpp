@@ -12,6 +12,9 @@
 // live for >= 2 steps, together covering the epoch. So at every step inside an epoch every cell is
 // occupied: the busiest points use `tightness` of the bytes of every partition a pattern covers (100 %
 // for 128-partition and 32 x 4 patterns). A fraction `pins` of the tensors is pinned at its planted place.
+// With `memory` = psum the same is built in PSUM: segments of 1/4 .. all of a bank are cut in each bank
+// separately (each bank's first `tightness` share; one range when the target lets tensors span banks),
+// so every tensor lies inside one bank, offsets aligned to the PSUM alignment; the tensors are `psum`.
 // Then a fraction `holes` of the unpinned tensors is removed (each with that probability, from the same
 // seed): the places they leave are free space scattered through the busiest points, where `tightness`
 // leaves it only above them (a user's kernel is rarely full to the byte everywhere; measured in
@@ -28,6 +31,7 @@
 #include <cstdint>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <gca/error.hpp>
@@ -48,6 +52,7 @@ struct planted_sb_options {
   double pins = 0.0;            // fraction of tensors pinned at their planted place
   double tightness = 1.0;       // fraction of usable SB bytes the segments cover (0 < t <= 1)
   double holes = 0.0;           // fraction of unpinned tensors removed after placement (0 <= h < 1)
+  memory_type memory = memory_type::sb;  // sb, or psum (see the top of this header)
   planted_sb_family family = planted_sb_family::mixed;
   target tgt = trn2;
 };
@@ -112,8 +117,12 @@ struct planted_cell {
 /// The placement, epoch by epoch (see the top of this header).
 class planted_placement {
  public:
-  planted_placement(const planted_sb_options& opt, std::uint64_t cap, std::uint64_t align)
-      : cap_(cap), align_(align), patterns_(planted_patterns(opt.family)) {
+  /// `regions`: the byte ranges segments are cut in, in address order (SB: one; PSUM: one per bank);
+  /// segments take len/`small` .. len/`large` bytes of a region of len bytes.
+  planted_placement(const planted_sb_options& opt, std::vector<std::pair<std::uint64_t, std::uint64_t>> regions,
+                    std::uint64_t align, std::uint64_t small, std::uint64_t large)
+      : regions_(std::move(regions)), align_(align), small_(small), large_(large),
+        patterns_(planted_patterns(opt.family)) {
     rng_.rng.seed(opt.seed);
   }
 
@@ -137,23 +146,28 @@ class planted_placement {
 
  private:
   /// Keeps the first segments (and their cells) of the previous epoch, at most half of them; cuts the
-  /// rest of [0, cap) anew into segments of cap/12 .. cap/3 bytes (no sliver at the end), each with a
-  /// random pattern of slots.
+  /// rest of each region anew into segments of len/small .. len/large bytes (len: the region's length; no
+  /// sliver at a region's end), each with a random pattern of slots.
   void cut_segments(std::uint32_t epoch_start) {
     const std::size_t keep = seg_end_.empty() ? 0 : static_cast<std::size_t>(rng_.uniform(0, seg_end_.size() - 1) / 2);
-    std::uint64_t from = keep == 0 ? 0 : seg_end_[keep - 1];
+    std::uint64_t from = keep == 0 ? regions_.front().first : seg_end_[keep - 1];
     std::vector<planted_cell> next;
     for (const planted_cell& c : cells_)
       if (c.offset < from) next.push_back(c);
     seg_end_.resize(keep);
-    while (from < cap_) {
-      std::uint64_t bytes = rng_.uniform(cap_ / 12 + 1, cap_ / 3) / align_ * align_;
-      bytes = std::max(bytes, align_);
-      if (cap_ - from < bytes + cap_ / 12) bytes = cap_ - from;
-      const planted_pattern& p = patterns_[rng_.uniform(0, patterns_.size() - 1)];
-      for (const planted_slot& s : p) next.push_back({from, bytes, s, epoch_start, planted_cell::npos});
-      from += bytes;
-      seg_end_.push_back(from);
+    for (const auto& [lo, hi] : regions_) {
+      if (hi <= from) continue;
+      from = std::max(from, lo);
+      const std::uint64_t len = hi - lo;
+      while (from < hi) {
+        std::uint64_t bytes = rng_.uniform(len / small_ + 1, len / large_) / align_ * align_;
+        bytes = std::max(bytes, align_);
+        if (hi - from < bytes + len / small_) bytes = hi - from;
+        const planted_pattern& p = patterns_[rng_.uniform(0, patterns_.size() - 1)];
+        for (const planted_slot& s : p) next.push_back({from, bytes, s, epoch_start, planted_cell::npos});
+        from += bytes;
+        seg_end_.push_back(from);
+      }
     }
     cells_ = std::move(next);
   }
@@ -182,7 +196,8 @@ class planted_placement {
   }
 
   planted_random rng_;
-  std::uint64_t cap_, align_;
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> regions_;
+  std::uint64_t align_, small_, large_;
   std::vector<planted_pattern> patterns_;
   std::vector<planted_cell> cells_;      // the current epoch's cells, segment by segment
   std::vector<std::uint64_t> seg_end_;   // per segment of the current epoch: its end byte
@@ -192,12 +207,14 @@ class planted_placement {
 /// The kernel of a placement (see the top of this header): one instruction per step that writes the
 /// tensors born there and reads the ones last live there.
 inline std::string planted_sb_text(const planted_sb_options& opt, const planted_sb& out) {
-  std::string s = "# planted SB kernel: seed " + std::to_string(opt.seed) + ", " + std::to_string(out.tensors.size()) +
+  std::string s = std::string(opt.memory == memory_type::psum ? "# planted PSUM kernel: seed " : "# planted SB kernel: seed ") +
+                  std::to_string(opt.seed) + ", " + std::to_string(out.tensors.size()) +
                   " tensors, a spill-free placement exists by construction\nmodule planted target=" +
                   std::string(opt.tgt.name) + "\n\nfunction main core=0 {\n  tensor %x : dram 64 input\n" +
                   "  tensor %y : dram 64 output\n";
   for (const planted_tensor& t : out.tensors) {
-    s += "  tensor %" + t.name + " : sb " + std::to_string(t.shape.partitions) + "x" + std::to_string(t.shape.bytes);
+    s += "  tensor %" + t.name + (opt.memory == memory_type::psum ? " : psum " : " : sb ") +
+         std::to_string(t.shape.partitions) + "x" + std::to_string(t.shape.bytes);
     if (t.pinned) s += " @ " + std::to_string(t.at.partition) + ":" + std::to_string(t.at.offset);
     s += "\n";
   }
@@ -230,11 +247,26 @@ inline planted_sb make_planted_sb(const planted_sb_options& opt) {
   if (!(opt.pins >= 0 && opt.pins <= 1)) throw input_error("planted SB: pins must be a fraction in [0, 1]");
   if (!(opt.holes >= 0 && opt.holes < 1)) throw input_error("planted SB: holes must be a fraction in [0, 1)");
   if (opt.tensors == 0) throw input_error("planted SB: at least one tensor");
-  const std::uint64_t align = std::max<std::uint64_t>(1, opt.tgt.sb_alignment);
-  const std::uint64_t cap = static_cast<std::uint64_t>(static_cast<double>(opt.tgt.sb_usable) * opt.tightness) / align * align;
-  if (cap < 16 * align) throw input_error("planted SB: tightness leaves too few bytes");
+  if (opt.memory != memory_type::sb && opt.memory != memory_type::psum)
+    throw input_error("planted SB: the memory must be sb or psum");
+  const bool psum = opt.memory == memory_type::psum;
+  const std::uint64_t align = std::max<std::uint64_t>(1, psum ? opt.tgt.psum_alignment : opt.tgt.sb_alignment);
+  auto used = [&](std::uint64_t bytes) {  // the tightness share of a region, aligned down
+    return static_cast<std::uint64_t>(static_cast<double>(bytes) * opt.tightness) / align * align;
+  };
+  // SB: one region; PSUM: one per bank (a tensor stays inside its bank), or one when banks may be spanned.
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> regions;
+  if (!psum) regions.emplace_back(0, used(opt.tgt.sb_usable));
+  else if (opt.tgt.psum_may_span_banks) regions.emplace_back(0, used(std::uint64_t{opt.tgt.psum_banks} * opt.tgt.psum_bank_bytes));
+  else
+    for (std::uint64_t k = 0; k < opt.tgt.psum_banks; ++k)
+      regions.emplace_back(k * opt.tgt.psum_bank_bytes, k * opt.tgt.psum_bank_bytes + used(opt.tgt.psum_bank_bytes));
+  if (regions.empty() || regions.front().second - regions.front().first < 16 * align)
+    throw input_error("planted SB: tightness leaves too few bytes");
   planted_sb out;
-  out.tensors = detail::planted_placement(opt, cap, align).run(opt.tensors, opt.pins, opt.holes);
+  // Segments of 1/12 .. 1/3 of SB; in PSUM of 1/4 .. all of a bank (accumulators are few and large).
+  out.tensors = detail::planted_placement(opt, std::move(regions), align, psum ? 4 : 12, psum ? 1 : 3)
+                    .run(opt.tensors, opt.pins, opt.holes);
   if (out.tensors.empty()) throw input_error("planted SB: holes removed every tensor");
   // Tensors of carried cells may outlive the last epoch's end: the kernel's steps cover them all.
   for (const planted_tensor& t : out.tensors) out.steps = std::max(out.steps, t.dies);
