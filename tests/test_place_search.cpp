@@ -715,3 +715,35 @@ TEST_CASE("place_search: planted PSUM problems are placed inside the banks withi
   MESSAGE("nodes " << nodes << " without free cuts " << nodes_without);
   CHECK(nodes * 3 < nodes_without);
 }
+
+// End to end in PSUM: small planted PSUM kernels (every tensor inside one bank) allocate without a spill at
+// -O2 and -O6 in both allocator families, with or without pins, and verify (the verifier checks the bank
+// rule on every PSUM placement).
+TEST_CASE("planted PSUM kernels: small ones never spill nor are refused") {
+  for (std::uint64_t seed = 1; seed <= gca::test::sweep_seeds(3, 1); ++seed)
+    for (const double pins : {0.0, 0.2}) {
+      gca::planted_sb_options o;
+      o.tensors = 20;
+      o.seed = seed;
+      o.pins = pins;
+      o.memory = memory_type::psum;
+      const gca::planted_sb p = gca::make_planted_sb(o);
+      for (const gca::planted_tensor& t : p.tensors)  // the planted places respect the banks
+        REQUIRE(t.at.offset / trn2.psum_bank_bytes == (t.at.offset + t.shape.bytes - 1) / trn2.psum_bank_bytes);
+      const gca::module original = gca::parse(p.text);
+      for (int level : {2, 6})
+        for (const std::string family : {"coloring", "lsa"}) {
+          CAPTURE(seed);
+          CAPTURE(pins);
+          CAPTURE(level);
+          CAPTURE(family);
+          gca::module m = original;
+          std::size_t spilled = 0;
+          REQUIRE(allocate(m, level, family, spilled) == "");
+          CHECK(spilled == 0);
+          const gca::verify_report v = gca::verify(m, {.linked = false});
+          INFO(v.message());
+          CHECK(v.ok());
+        }
+    }
+}
