@@ -271,8 +271,8 @@ void print_summary(const cli& c, const gca::module& m, const std::vector<gca::pa
       std::cerr << "gca-alloc: " << r.pass << ": function '" << fn << "': " << gca::log_name(m.tgt, sr.memory) << ": "
                 << sr.spills.spilled_webs << " webs spilled; ";
       if (!popt.alloc.search.enabled) std::cerr << "the placement search was off\n";
-      else if (sr.search_outcome == "infeasible") std::cerr << "no spill-free placement exists (proved by the placement search)\n";
-      else if (sr.search_outcome == "gave up")
+      else if (sr.search_outcome == gca::to_string(gca::search_status::infeasible)) std::cerr << "no spill-free placement exists (proved by the placement search)\n";
+      else if (sr.search_outcome == gca::to_string(gca::search_status::gave_up))
         std::cerr << "the placement search gave up on a spill-free placement (" << sr.search_nodes
                   << " search nodes in all): one may exist\n";
       else std::cerr << "the placement search did not run (its budget was spent)\n";

@@ -321,6 +321,23 @@ std::string allocate(gca::module& m, int level, const std::string& family, std::
   return "";
 }
 
+/// Allocates `original` at -O2 and -O6 in both allocator families: each must succeed without a spill and
+/// verify. (The caller's CAPTUREs name the kernel.)
+void allocates_spill_free(const gca::module& original) {
+  for (int level : {2, 6})
+    for (const std::string family : {"coloring", "lsa"}) {
+      CAPTURE(level);
+      CAPTURE(family);
+      gca::module m = original;
+      std::size_t spilled = 0;
+      REQUIRE(allocate(m, level, family, spilled) == "");
+      CHECK(spilled == 0);
+      const gca::verify_report v = gca::verify(m, {.linked = false});
+      INFO(v.message());
+      CHECK(v.ok());
+    }
+}
+
 }  // namespace
 
 // Small planted kernels never spill nor are refused, with or without a fifth of their tensors pinned
@@ -344,23 +361,10 @@ TEST_CASE("planted SB kernels: the planted placement is valid, and small ones ne
             if (p.tensors[a].born < p.tensors[b].dies && p.tensors[b].born < p.tensors[a].dies)
               REQUIRE_FALSE(sb.overlaps(p.tensors[a].shape, p.tensors[a].at, p.tensors[b].shape, p.tensors[b].at));
         }
-        const gca::module original = gca::parse(p.text);
-        for (int level : {2, 6})
-          for (const std::string family : {"coloring", "lsa"}) {
-            CAPTURE(seed);
-            CAPTURE(pins);
-            CAPTURE(level);
-            CAPTURE(family);
-            CAPTURE(static_cast<int>(fam));
-            gca::module m = original;
-            std::size_t spilled = 0;
-            const std::string err = allocate(m, level, family, spilled);
-            REQUIRE(err == "");
-            CHECK(spilled == 0);
-            const gca::verify_report v = gca::verify(m, {.linked = false});
-            INFO(v.message());
-            CHECK(v.ok());
-          }
+        CAPTURE(seed);
+        CAPTURE(pins);
+        CAPTURE(static_cast<int>(fam));
+        allocates_spill_free(gca::parse(p.text));
       }
 }
 
@@ -406,21 +410,9 @@ TEST_CASE("planted SB kernels with holes: a subset of the full kernel, and small
       o.pins = pins;
       o.holes = 0.2;
       o.family = gca::planted_sb_family::tight;
-      const gca::module original = gca::parse(gca::make_planted_sb(o).text);
-      for (int level : {2, 6})
-        for (const std::string family : {"coloring", "lsa"}) {
-          CAPTURE(seed);
-          CAPTURE(pins);
-          CAPTURE(level);
-          CAPTURE(family);
-          gca::module m = original;
-          std::size_t spilled = 0;
-          REQUIRE(allocate(m, level, family, spilled) == "");
-          CHECK(spilled == 0);
-          const gca::verify_report v = gca::verify(m, {.linked = false});
-          INFO(v.message());
-          CHECK(v.ok());
-        }
+      CAPTURE(seed);
+      CAPTURE(pins);
+      allocates_spill_free(gca::parse(gca::make_planted_sb(o).text));
     }
 }
 
@@ -487,6 +479,28 @@ tiny planted_problem(gca::planted_sb_family family, std::size_t tensors, std::ui
     t.add({x.born, x.dies}, x.shape, x.pinned ? std::optional<placement>(x.at) : std::nullopt);
   return t;
 }
+
+/// Planted problems of `family` and `tensors` (memory `memory`, seeds 1..seeds, pins 0 and 0.2): each must
+/// be placed, validly, within `budget` nodes; returns the nodes spent in all, and those spent with
+/// `without` (the same budget, one rule switched off; the budget counted for a problem not placed).
+template <class G>
+std::pair<std::uint64_t, std::uint64_t> nodes_with_and_without(const G& g, gca::planted_sb_family family,
+                                                               std::size_t tensors, memory_type memory,
+                                                               std::uint64_t seeds, const search_limits& without) {
+  std::uint64_t nodes = 0, nodes_without = 0;
+  for (const double pins : {0.0, 0.2})
+    for (std::uint64_t seed = 1; seed <= seeds; ++seed) {
+      const tiny t = planted_problem(family, tensors, seed, pins, memory);
+      CAPTURE(seed);
+      CAPTURE(pins);
+      const place_result r = place_search({t.ranges, t.ext, t.pins}, g, search_limits{without.max_nodes});
+      REQUIRE(r.status == search_status::found);
+      check_valid(g, t, r);
+      nodes += r.nodes;
+      nodes_without += place_search({t.ranges, t.ext, t.pins}, g, without).nodes;
+    }
+  return {nodes, nodes_without};
+}
 }  // namespace
 
 // The skyline fill (engine/place_fill.hpp) on planted SB problems of 60 tensors whose busiest points are
@@ -515,21 +529,10 @@ TEST_CASE("place_search: planted SB problems of 60 tensors, exactly full, are pl
 // 508,218 nodes in all before the fill's free cuts (session 16) and 21,163 since, against 4,526 with it on
 // (1,000,000 nodes each): so `flush_first` must still save most of the nodes within 20,000 each.
 TEST_CASE("place_search: the fill places exactly full 300-tensor problems almost without backtracking") {
-  const scratchpad_2d sb(trn2);
-  std::uint64_t nodes = 0, nodes_without = 0;
-  for (const double pins : {0.0, 0.2})
-    for (std::uint64_t seed = 1; seed <= 4; ++seed) {
-      const tiny t = planted_problem(gca::planted_sb_family::tight, 300, seed, pins);
-      CAPTURE(seed);
-      CAPTURE(pins);
-      const place_result r = place_search({t.ranges, t.ext, t.pins}, sb, search_limits{20000});
-      REQUIRE(r.status == search_status::found);
-      check_valid(sb, t, r);
-      nodes += r.nodes;
-      search_limits area_only{20000};
-      area_only.flush_first = false;
-      nodes_without += place_search({t.ranges, t.ext, t.pins}, sb, area_only).nodes;
-    }
+  search_limits area_only{20000};
+  area_only.flush_first = false;
+  const auto [nodes, nodes_without] =
+      nodes_with_and_without(scratchpad_2d(trn2), gca::planted_sb_family::tight, 300, memory_type::sb, 4, area_only);
   MESSAGE("nodes " << nodes << " with the order by area alone " << nodes_without);
   CHECK(nodes * 3 < nodes_without);
 }
@@ -697,21 +700,10 @@ TEST_CASE("search_deadline: a space's search time is a share of the time left, a
 // and overlaps: no tensor crosses a bank), in a fraction of the nodes it takes with `free_cuts` off
 // (counting the budget for the ones not found).
 TEST_CASE("place_search: planted PSUM problems are placed inside the banks within a small budget") {
-  const psum_banks ps(trn2);
-  std::uint64_t nodes = 0, nodes_without = 0;
-  for (const double pins : {0.0, 0.2})
-    for (std::uint64_t seed = 1; seed <= 8; ++seed) {
-      const tiny t = planted_problem(gca::planted_sb_family::mixed, 20, seed, pins, memory_type::psum);
-      CAPTURE(seed);
-      CAPTURE(pins);
-      const place_result r = place_search({t.ranges, t.ext, t.pins}, ps, search_limits{20000});
-      REQUIRE(r.status == search_status::found);
-      check_valid(ps, t, r);
-      nodes += r.nodes;
-      search_limits counted{20000};
-      counted.free_cuts = false;
-      nodes_without += place_search({t.ranges, t.ext, t.pins}, ps, counted).nodes;
-    }
+  search_limits counted{20000};
+  counted.free_cuts = false;
+  const auto [nodes, nodes_without] =
+      nodes_with_and_without(psum_banks(trn2), gca::planted_sb_family::mixed, 20, memory_type::psum, 8, counted);
   MESSAGE("nodes " << nodes << " without free cuts " << nodes_without);
   CHECK(nodes * 3 < nodes_without);
 }
@@ -730,20 +722,8 @@ TEST_CASE("planted PSUM kernels: small ones never spill nor are refused") {
       const gca::planted_sb p = gca::make_planted_sb(o);
       for (const gca::planted_tensor& t : p.tensors)  // the planted places respect the banks
         REQUIRE(t.at.offset / trn2.psum_bank_bytes == (t.at.offset + t.shape.bytes - 1) / trn2.psum_bank_bytes);
-      const gca::module original = gca::parse(p.text);
-      for (int level : {2, 6})
-        for (const std::string family : {"coloring", "lsa"}) {
-          CAPTURE(seed);
-          CAPTURE(pins);
-          CAPTURE(level);
-          CAPTURE(family);
-          gca::module m = original;
-          std::size_t spilled = 0;
-          REQUIRE(allocate(m, level, family, spilled) == "");
-          CHECK(spilled == 0);
-          const gca::verify_report v = gca::verify(m, {.linked = false});
-          INFO(v.message());
-          CHECK(v.ok());
-        }
+      CAPTURE(seed);
+      CAPTURE(pins);
+      allocates_spill_free(gca::parse(p.text));
     }
 }
