@@ -8,8 +8,9 @@
 // the allocator's first-round budget), `--sizes 20,60,150,300`, `--families mixed,tight,128`,
 // `--pins 0,0.2`, `--holes H` (planted_sb_options::holes: that share of the unpinned tensors removed, so
 // free space is scattered through the busiest points; 0 by default), `--memory psum` (the same kernels
-// planted in PSUM, planted_sb_options::memory: banks of the target, each tensor inside one). A fit is
-// checked here by a pairwise
+// planted in PSUM, planted_sb_options::memory: banks of the target, each tensor inside one),
+// `--construction sweep` (planted_sb_options::construction: places cut anew as tensors die, no epochs).
+// A fit is checked here by a pairwise
 // overlap test that does not use the search, and "infeasible" on a planted problem is reported as a bug.
 //   ninja -C build benchmarks/bench-place && build/benchmarks/bench-place --baseline 1
 #include <algorithm>
@@ -113,6 +114,7 @@ int main(int argc, char** argv) {
   bool baseline = false;
   double holes = 0;
   gca::memory_type memory = gca::memory_type::sb;
+  gca::planted_sb_construction construction = gca::planted_sb_construction::epochs;
   std::vector<std::string> sizes{"20", "60", "150", "300"}, families{"mixed", "tight", "128"}, pin_shares{"0", "0.2"};
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string a = argv[i], v = argv[i + 1];
@@ -125,6 +127,8 @@ int main(int argc, char** argv) {
     else if (a == "--pins") pin_shares = split(v);
     else if (a == "--holes") holes = std::stod(v);
     else if (a == "--memory" && (v == "sb" || v == "psum")) memory = v == "psum" ? gca::memory_type::psum : gca::memory_type::sb;
+    else if (a == "--construction" && (v == "epochs" || v == "sweep"))
+      construction = v == "sweep" ? gca::planted_sb_construction::sweep : gca::planted_sb_construction::epochs;
     else {
       std::fprintf(stderr, "bench-place: unknown option %s\n", a.c_str());
       return 2;
@@ -145,6 +149,7 @@ int main(int argc, char** argv) {
           o.pins = std::stod(pin);
           o.holes = holes;
           o.memory = memory;
+          o.construction = construction;
           o.family = fam == "tight" ? gca::planted_sb_family::tight
                      : fam == "128" ? gca::planted_sb_family::only128
                                     : gca::planted_sb_family::mixed;

@@ -5,7 +5,9 @@
 //   gca-gen --trace BUFFERS [--seed S] [--live N]
 //   gca-gen --planted-dsa FAMILY --buffers N [--seed S] [--tightness T]
 //   gca-gen --planted-sb N [--seed S] [--pins F] [--holes F] [--tightness T] [--family mixed|128|tight] [--target T]
-//     an SB kernel of at least N tensors with a planted spill-free placement (gca/gen/planted_sb.hpp)
+//           [--construction epochs|sweep]
+//     an SB kernel of at least N tensors with a planted spill-free placement (gca/gen/planted_sb.hpp); sweep:
+//     places cut anew as tensors die, with independent lives, instead of epoch by epoch
 //   gca-gen --planted-psum N [the same options]
 //     the same in PSUM: every tensor inside one bank (unless the target lets tensors span banks)
 //
@@ -72,7 +74,7 @@ int usage() {
                "       gca-gen --planted-dsa uniform|heavy|long-short|identical|cut|ramp --buffers N [--seed S]"
                " [--tightness T]\n"
                "       gca-gen --planted-sb N [--seed S] [--pins F] [--holes F] [--tightness T] [--family mixed|128|tight]"
-               " [--target T]\n"
+               " [--target T] [--construction epochs|sweep]\n"
                "       gca-gen --planted-psum N [the options of --planted-sb]\n";
   return 1;
 }
@@ -190,7 +192,7 @@ struct cli {
   std::uint64_t planted_buffers = 100, planted_sb = 0;
   bool planted_psum = false;  // --planted-psum: the planted kernel in PSUM
   double tightness = 1.0, pins = 0, holes = 0;
-  std::string family = "mixed";
+  std::string family = "mixed", construction = "epochs";
 };
 
 /// Reads the command line into `c`; false on a malformed one.
@@ -217,6 +219,7 @@ bool parse_args(int argc, char** argv, cli& c) {
     else if (a == "--pins") c.pins = std::strtod(v.c_str(), &end);
     else if (a == "--holes") c.holes = std::strtod(v.c_str(), &end);
     else if (a == "--family") c.family = v, end = nullptr;
+    else if (a == "--construction") c.construction = v, end = nullptr;
     else return false;
     if (end != nullptr && (*end != '\0' || end == v.c_str())) return false;
   }
@@ -236,7 +239,10 @@ int write_planted_sb(const cli& c) {
              : c.family == "tight" ? gca::planted_sb_family::tight
                                    : gca::planted_sb_family::mixed;
   const auto tg = gca::find_target(c.target);
-  if (!tg || (c.family != "mixed" && c.family != "128" && c.family != "tight")) return usage();
+  if (!tg || (c.family != "mixed" && c.family != "128" && c.family != "tight") ||
+      (c.construction != "epochs" && c.construction != "sweep"))
+    return usage();
+  o.construction = c.construction == "sweep" ? gca::planted_sb_construction::sweep : gca::planted_sb_construction::epochs;
   o.tgt = *tg;
   try {
     std::cout << gca::make_planted_sb(o).text;

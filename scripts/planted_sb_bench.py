@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """planted_sb_bench.py [--first-seed F] [--seeds K] [--sizes N,...] [--timeout S] [--build DIR]
                        [--before DIR] [--no-colorer] [--opt L] [--allocator color|lsa] [--holes H]
-                       [--memory sb|psum]
+                       [--memory sb|psum] [--construction epochs|sweep]
 Fit rate and time of gca-alloc -O2 (or -OL, and --allocator) on planted SB kernels (gca-gen --planted-sb: a spill-free placement
 exists by construction), seeds F..F+K-1. Columns: the colorer alone (--no-placement-search, unless
 --no-colorer), then, with --before DIR, the colorer plus the exact placement search of another build (e.g.
@@ -10,7 +10,8 @@ kernel is made by --build's gca-gen and run by each build in turn, in one run. "
 webs spilled; a refusal, a spill or the watchdog (--timeout) is a miss. Prints a Markdown table for
 docs/PERFORMANCE.md; --log FILE appends one line per kernel and build (fit, seconds, exit code).
 --holes H passes gca-gen --holes (a share of the unpinned tensors removed: free space scattered through
-the busiest points); --memory psum plants the kernels in PSUM instead (gca-gen --planted-psum)."""
+the busiest points); --memory psum plants the kernels in PSUM instead (gca-gen --planted-psum);
+--construction sweep passes gca-gen --construction sweep (places cut anew as tensors die, no epochs)."""
 import argparse, os, re, statistics, subprocess, tempfile, time
 
 root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
@@ -32,6 +33,7 @@ ap.add_argument("--opt", default="2", help="gca-alloc's optlevel (1, 2, 3, 6, 7)
 ap.add_argument("--allocator", default="", help="gca-alloc --allocator (color or lsa; default: its own)")
 ap.add_argument("--holes", default="", help="gca-gen --holes (default: none)")
 ap.add_argument("--memory", default="sb", choices=["sb", "psum"], help="plant in SB (default) or PSUM")
+ap.add_argument("--construction", default="", choices=["", "epochs", "sweep"], help="gca-gen --construction")
 args = ap.parse_args()
 sizes = [int(s) for s in args.sizes.split(",")]
 gen = os.path.join(args.build, "examples", "gca-gen")
@@ -69,7 +71,7 @@ with tempfile.TemporaryDirectory() as tmp:
             for seed in range(args.first_seed, args.first_seed + args.seeds):
                 path = os.path.join(tmp, "k.gca")
                 with open(path, "w") as f:
-                    subprocess.run([gen, "--planted-" + args.memory, str(n), "--seed", str(seed)] + fam + (["--holes", args.holes] if args.holes else []), stdout=f, check=True)
+                    subprocess.run([gen, "--planted-" + args.memory, str(n), "--seed", str(seed)] + fam + (["--holes", args.holes] if args.holes else []) + (["--construction", args.construction] if args.construction else []), stdout=f, check=True)
                 for key, _, exe, extra in columns:
                     r = run(exe, path, extra)
                     res[key].append(r)

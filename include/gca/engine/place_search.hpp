@@ -96,7 +96,9 @@
 #include <gca/error.hpp>
 #include <gca/geometry/detail/start_search.hpp>
 #include <gca/engine/place_fill.hpp>
+#include <gca/engine/search.hpp>
 #include <gca/engine/search_status.hpp>
+#include <gca/geometry/linear_dram.hpp>
 #include <gca/geometry/rect_layout.hpp>
 #include <gca/graph/interference.hpp>
 #include <gca/ir/types.hpp>
@@ -145,11 +147,52 @@ class place_searcher {
       r.status = search_status::infeasible;
       return r;
     }
+    if (linear_problem()) return linear(r);
     if (lim_.fill && free_.size() > 1 && fill_first(r)) return r;
     r.status = search(r);
     if (r.status == search_status::found) {
       r.placements.assign(n_, std::nullopt);
       for (node_id v = 0; v < n_; ++v) r.placements[v] = placement{part_[v], off_[v]};
+    }
+    return r;
+  }
+
+  /// Whether the problem is one of bytes alone: no pins, one segment, one live interval per node, and
+  /// every allowed start of every node touches every quarter of the memory, so that any two nodes share a
+  /// partition (nodes of more than 96 of 128 partitions: start 0 only). Then two nodes conflict exactly
+  /// when they are live together and their byte ranges meet, as in a linear memory of the same capacity
+  /// and alignment, and a placement of one is a placement of the other (partition 0 for every node).
+  bool linear_problem() const {
+    if (free_.size() != n_ || n_ < 2 || lay_.segments != 1) return false;
+    const std::uint32_t all = quarter_mask(0, lay_.partitions);
+    for (node_id v = 0; v < n_; ++v) {
+      if (p_.ranges.ranges(v).size() != 1) return false;
+      const partition_starts st = starts(v);
+      for (std::uint32_t k = 0; k < st.count; ++k)
+        if (quarter_mask(st.start[k], p_.extents[v].partitions) != all) return false;
+    }
+    return true;
+  }
+  /// Such a problem goes to the 1-D search (engine/search.hpp), whose rules use that every two nodes
+  /// live together conflict (its valley branching and section cuts): planted 128-partition kernels that
+  /// this walk and the fill gave up on after 100,000 nodes take it a few thousand (docs/PERFORMANCE.md,
+  /// section 10). Its answer is exact both ways, so it is this search's answer; its two lanes share the
+  /// node budget (each gets half).
+  place_result linear(place_result& r) {
+    std::vector<extent> bytes(n_);
+    std::vector<interval> life(n_);
+    for (node_id v = 0; v < n_; ++v) bytes[v] = {1, p_.extents[v].bytes}, life[v] = p_.ranges.ranges(v).front();
+    linear_search_options so;
+    so.deadline = lim_.deadline;
+    so.node_limit = std::max<std::uint64_t>(1, lim_.max_nodes / 2);
+    const search_result s = search_placement(graph_, bytes, life, linear_dram(lay_.capacity(), lay_.alignment), so);
+    r.nodes += s.stats.nodes;
+    r.status = s.status;
+    if (s.status == search_status::found) {
+      r.placements.assign(n_, std::nullopt);
+      for (node_id v = 0; v < n_; ++v) r.placements[v] = placement{0, s.placements[v].offset};
+    } else if (s.status == search_status::infeasible) {
+      r.proof = "every two nodes share a partition, and the 1-D search proved that their bytes do not fit";
     }
     return r;
   }

@@ -20,6 +20,17 @@
 // leaves it only above them (a user's kernel is rarely full to the byte everywhere; measured in
 // docs/PERFORMANCE.md section 10). The planted places of the rest stay valid, so the kernel stays feasible.
 //
+// The sweep construction (`construction` = sweep) builds the same kind of placement without epochs: at
+// step 0 the memory is cut into segments and patterns as above, one tensor per cell, each with its own
+// life of 2..10 steps. When tensors die, their cells are freed together; half of the time a dying cell
+// also ends a neighbour's tensor then (one at least 2 steps old) so that the two free cells can join:
+// side by side in partitions when the union is a legal block (32 + 32 at 0, 32 or 64; 64 + 64; 96 + 32),
+// end to end in bytes within a region. Each freed block is cut anew, in partitions (into two legal
+// blocks; never in family 128, always for a block over 64 partitions in family tight) and in bytes (pieces of
+// len/small .. len/large), and every piece gets a new tensor (a 32-partition block sometimes a 16-partition
+// one, as in the patterns). So tensors start and end at every step, no step re-cuts the whole memory, and
+// the busiest points are full as with epochs. Pins and holes are drawn as above.
+//
 // The kernel. One instruction per step: a tensor live on steps [b, e) is written by the instruction of
 // step b and read (once, last) by the instruction of step e - 1, so its live range in gca is exactly those steps, and two
 // tensors share a step exactly when their planted lives overlap (a tensor ending at e and one born at e
@@ -46,6 +57,12 @@ enum class planted_sb_family : std::uint8_t {
   tight,     // 16/32/64-partition mixes only (the start-partition rule matters most)
 };
 
+/// How the planted placement is built (see the top of this header).
+enum class planted_sb_construction : std::uint8_t {
+  epochs,  // the memory is cut anew at every epoch's end (most of it: the first segments may carry over)
+  sweep,   // a tensor's place is cut anew when it dies; lives are independent, no step re-cuts everything
+};
+
 struct planted_sb_options {
   std::size_t tensors = 50;     // at least this many SB tensors (the last epoch is completed)
   std::uint64_t seed = 1;
@@ -53,6 +70,7 @@ struct planted_sb_options {
   double tightness = 1.0;       // fraction of usable SB bytes the segments cover (0 < t <= 1)
   double holes = 0.0;           // fraction of unpinned tensors removed after placement (0 <= h < 1)
   memory_type memory = memory_type::sb;  // sb, or psum (see the top of this header)
+  planted_sb_construction construction = planted_sb_construction::epochs;
   planted_sb_family family = planted_sb_family::mixed;
   target tgt = trn2;
 };
@@ -104,6 +122,24 @@ inline std::vector<planted_pattern> planted_patterns(planted_sb_family family) {
   return {};
 }
 
+/// Pins each tensor with probability `pins`, then removes each unpinned one with probability `holes`.
+inline void pin_and_thin(std::vector<planted_tensor>& tensors, double pins, double holes, planted_random& rng) {
+  for (planted_tensor& t : tensors) t.pinned = static_cast<double>(rng.rng() % 1000000) < pins * 1e6;
+  if (holes > 0)  // drawn only when asked: kernels without holes stay as they were, byte for byte
+    std::erase_if(tensors, [&](const planted_tensor& t) {
+      return !t.pinned && static_cast<double>(rng.rng() % 1000000) < holes * 1e6;
+    });
+}
+
+/// The bytes of the next segment of a region of `len` bytes with `room` bytes left: len/small .. len/large,
+/// aligned, and all of the room when less than len/small would be left after it (no sliver at the end).
+inline std::uint64_t planted_segment(planted_random& rng, std::uint64_t len, std::uint64_t room, std::uint64_t align,
+                                     std::uint64_t small, std::uint64_t large) {
+  std::uint64_t bytes = rng.uniform(len / small + 1, len / large) / align * align;
+  bytes = std::max(bytes, align);
+  return room < bytes + len / small ? room : bytes;
+}
+
 /// One (segment, slot) cell of an epoch: its bytes, its slot, the step from which it is empty, and its
 /// last tensor (an index into the output, or npos).
 struct planted_cell {
@@ -136,11 +172,7 @@ class planted_placement {
       for (planted_cell& c : cells_) fill(c, epoch_end);
       epoch_start = epoch_end;
     }
-    for (planted_tensor& t : tensors_) t.pinned = static_cast<double>(rng_.rng() % 1000000) < pins * 1e6;
-    if (holes > 0)  // drawn only when asked: kernels without holes stay as they were, byte for byte
-      std::erase_if(tensors_, [&](const planted_tensor& t) {
-        return !t.pinned && static_cast<double>(rng_.rng() % 1000000) < holes * 1e6;
-      });
+    pin_and_thin(tensors_, pins, holes, rng_);
     return std::move(tensors_);
   }
 
@@ -160,9 +192,7 @@ class planted_placement {
       from = std::max(from, lo);
       const std::uint64_t len = hi - lo;
       while (from < hi) {
-        std::uint64_t bytes = rng_.uniform(len / small_ + 1, len / large_) / align_ * align_;
-        bytes = std::max(bytes, align_);
-        if (hi - from < bytes + len / small_) bytes = hi - from;
+        const std::uint64_t bytes = planted_segment(rng_, len, hi - from, align_, small_, large_);
         const planted_pattern& p = patterns_[rng_.uniform(0, patterns_.size() - 1)];
         for (const planted_slot& s : p) next.push_back({from, bytes, s, epoch_start, planted_cell::npos});
         from += bytes;
@@ -201,6 +231,156 @@ class planted_placement {
   std::vector<planted_pattern> patterns_;
   std::vector<planted_cell> cells_;      // the current epoch's cells, segment by segment
   std::vector<std::uint64_t> seg_end_;   // per segment of the current epoch: its end byte
+  std::vector<planted_tensor> tensors_;
+};
+
+/// A block of the sweep construction: partitions [start, start + parts) (a legal block by the
+/// start-partition rule) x bytes [offset, offset + bytes) inside region `region`, held by tensor `tensor`.
+struct sweep_cell {
+  std::uint32_t start, parts;
+  std::uint64_t offset, bytes;
+  std::size_t region, tensor;
+};
+
+/// The placement of the sweep construction (see the top of this header).
+class planted_sweep_placement {
+ public:
+  planted_sweep_placement(const planted_sb_options& opt, std::vector<std::pair<std::uint64_t, std::uint64_t>> regions,
+                          std::uint64_t align, std::uint64_t small, std::uint64_t large)
+      : regions_(std::move(regions)), align_(align), small_(small), large_(large), family_(opt.family) {
+    rng_.rng.seed(opt.seed);
+  }
+
+  /// Steps until at least `n` tensors are planted; then pins and holes as in the epochs construction.
+  std::vector<planted_tensor> run(std::size_t n, double pins, double holes) {
+    cut_start();
+    while (tensors_.size() < n) {
+      std::uint32_t t = ~std::uint32_t{0};
+      for (const sweep_cell& c : cells_) t = std::min(t, tensors_[c.tensor].dies);
+      std::vector<sweep_cell> freed = free_at(t);
+      join(freed);
+      for (const sweep_cell& c : freed) recut(c, t);
+    }
+    pin_and_thin(tensors_, pins, holes, rng_);
+    return std::move(tensors_);
+  }
+
+ private:
+  static bool legal_block(std::uint32_t start, std::uint32_t parts) {
+    return parts <= 128 && (parts > 64 ? start == 0 : parts > 32 ? start % 64 == 0 : start % 32 == 0);
+  }
+  /// Whether two free blocks form one block: side by side in partitions (a legal union), or end to end
+  /// in bytes with the same partitions, in one region.
+  static bool joinable(const sweep_cell& a, const sweep_cell& b) {
+    if (a.region != b.region) return false;
+    if (a.offset == b.offset && a.bytes == b.bytes)
+      return (a.start + a.parts == b.start || b.start + b.parts == a.start) &&
+             legal_block(std::min(a.start, b.start), a.parts + b.parts);
+    return a.start == b.start && a.parts == b.parts && (a.offset + a.bytes == b.offset || b.offset + b.bytes == a.offset);
+  }
+
+  /// Step 0: every region cut into segments with a random pattern each, one tensor per slot.
+  void cut_start() {
+    const std::vector<planted_pattern> patterns = planted_patterns(family_);
+    for (std::size_t r = 0; r < regions_.size(); ++r) {
+      const auto [lo, hi] = regions_[r];
+      for (std::uint64_t from = lo; from < hi;) {
+        const std::uint64_t bytes = planted_segment(rng_, hi - lo, hi - from, align_, small_, large_);
+        for (const planted_slot& s : patterns[rng_.uniform(0, patterns.size() - 1)])  // a 16-partition slot's block is 32
+          place({s.start, std::max<std::uint32_t>(s.parts, 32), from, bytes, r, 0}, 0, s.parts);
+        from += bytes;
+      }
+    }
+  }
+
+  /// Removes the cells whose tensors die at t, and half of the time for each also a joinable
+  /// neighbour's, whose tensor then dies at t too (if it is at least 2 steps old).
+  std::vector<sweep_cell> free_at(std::uint32_t t) {
+    std::vector<sweep_cell> freed, kept;
+    for (const sweep_cell& c : cells_) (tensors_[c.tensor].dies == t ? freed : kept).push_back(c);
+    for (std::size_t i = 0, n = freed.size(); i < n; ++i) {
+      if (rng_.uniform(0, 1) == 0) continue;
+      for (std::size_t k = 0; k < kept.size(); ++k)
+        if (tensors_[kept[k].tensor].born + 2 <= t && joinable(freed[i], kept[k])) {
+          tensors_[kept[k].tensor].dies = t;
+          freed.push_back(kept[k]);
+          kept.erase(kept.begin() + static_cast<std::ptrdiff_t>(k));
+          break;
+        }
+    }
+    cells_ = std::move(kept);
+    return freed;
+  }
+
+  /// Joins free blocks pairwise while two are joinable.
+  static void join(std::vector<sweep_cell>& freed) {
+    for (bool again = true; again;) {
+      again = false;
+      for (std::size_t i = 0; i < freed.size() && !again; ++i)
+        for (std::size_t j = i + 1; j < freed.size() && !again; ++j)
+          if (joinable(freed[i], freed[j])) {
+            sweep_cell& a = freed[i];
+            const sweep_cell& b = freed[j];
+            if (a.offset == b.offset && a.bytes == b.bytes) a.start = std::min(a.start, b.start), a.parts += b.parts;
+            else a.offset = std::min(a.offset, b.offset), a.bytes += b.bytes;
+            freed.erase(freed.begin() + static_cast<std::ptrdiff_t>(j));
+            again = true;
+          }
+    }
+  }
+
+  /// Cuts a free block anew: into two legal blocks of partitions (never in family 128; always a block
+  /// of more than 64 partitions in family tight; else a third of the time), then each in bytes.
+  void recut(const sweep_cell& c, std::uint32_t t) {
+    const bool split = c.parts > 32 && family_ != planted_sb_family::only128 &&
+                       ((family_ == planted_sb_family::tight && c.parts > 64) || rng_.uniform(0, 2) == 0);
+    if (!split) return recut_bytes(c, t);
+    const std::uint32_t low = c.parts == 96 ? 64
+                              : c.parts == 128 && family_ == planted_sb_family::mixed && rng_.uniform(0, 1) == 0 ? 96
+                                                                                                            : c.parts / 2;
+    sweep_cell a = c, b = c;
+    a.parts = low;
+    b.start = c.start + low;
+    b.parts = c.parts - low;
+    recut_bytes(a, t);
+    recut_bytes(b, t);
+  }
+
+  /// Cuts pieces of len/small .. len/large bytes off a block (always while it is longer than len/large,
+  /// a third of the time while two fit), each a new tensor.
+  void recut_bytes(sweep_cell c, std::uint32_t t) {
+    const std::uint64_t len = regions_[c.region].second - regions_[c.region].first;
+    const std::uint64_t least = std::max(align_, (len / small_ + align_ - 1) / align_ * align_), most = len / large_;
+    while (c.bytes >= 2 * least && (c.bytes > most || rng_.uniform(0, 2) == 0)) {
+      sweep_cell a = c;
+      a.bytes = rng_.uniform(least, c.bytes - least) / align_ * align_;
+      place(a, t, a.parts);
+      c.offset += a.bytes;
+      c.bytes -= a.bytes;
+    }
+    place(c, t, c.parts);
+  }
+
+  /// A new tensor in block c from step t, of `parts` partitions (a 32-partition block: 16 a quarter of
+  /// the time, unless in family 128), living 2..10 steps.
+  void place(sweep_cell c, std::uint32_t t, std::uint32_t parts) {
+    if (parts == 32 && t > 0 && family_ != planted_sb_family::only128 && rng_.uniform(0, 3) == 0) parts = 16;
+    planted_tensor x;
+    x.name = "t" + std::to_string(tensors_.size());
+    x.shape = {parts, c.bytes};
+    x.at = {c.start, c.offset};
+    x.born = t;
+    x.dies = t + static_cast<std::uint32_t>(rng_.uniform(2, 10));
+    c.tensor = tensors_.size();
+    tensors_.push_back(std::move(x));
+    cells_.push_back(c);
+  }
+
+  planted_random rng_;
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> regions_;
+  std::uint64_t align_, small_, large_;
+  planted_sb_family family_;
+  std::vector<sweep_cell> cells_;
   std::vector<planted_tensor> tensors_;
 };
 
@@ -265,8 +445,12 @@ inline planted_sb make_planted_sb(const planted_sb_options& opt) {
     throw input_error("planted SB: tightness leaves too few bytes");
   planted_sb out;
   // Segments of 1/12 .. 1/3 of SB; in PSUM of 1/4 .. all of a bank (accumulators are few and large).
-  out.tensors = detail::planted_placement(opt, std::move(regions), align, psum ? 4 : 12, psum ? 1 : 3)
-                    .run(opt.tensors, opt.pins, opt.holes);
+  const std::uint64_t small = psum ? 4 : 12, large = psum ? 1 : 3;
+  out.tensors = opt.construction == planted_sb_construction::sweep
+                    ? detail::planted_sweep_placement(opt, std::move(regions), align, small, large)
+                          .run(opt.tensors, opt.pins, opt.holes)
+                    : detail::planted_placement(opt, std::move(regions), align, small, large)
+                          .run(opt.tensors, opt.pins, opt.holes);
   if (out.tensors.empty()) throw input_error("planted SB: holes removed every tensor");
   // Tensors of carried cells may outlive the last epoch's end: the kernel's steps cover them all.
   for (const planted_tensor& t : out.tensors) out.steps = std::max(out.steps, t.dies);
