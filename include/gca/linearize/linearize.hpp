@@ -48,7 +48,19 @@ class linearized_function {
   linearized_function& operator=(const linearized_function&) = delete;
   // A deque's elements keep their addresses when the deque is moved, so the chain stays valid.
   linearized_function(linearized_function&&) noexcept = default;
-  linearized_function& operator=(linearized_function&&) noexcept = default;
+  // Not the default: it would free the old nodes (storage_) while the old chain still links them.
+  linearized_function& operator=(linearized_function&& o) noexcept {
+    if (this == &o) return *this;
+    chain_.clear();
+    work_ = std::move(o.work_);
+    flattened_ = o.flattened_;
+    points_ = o.points_;
+    storage_ = std::move(o.storage_);
+    chain_ = std::move(o.chain_);
+    loop_of_ = std::move(o.loop_of_);
+    tied_ = std::move(o.tied_);
+    return *this;
+  }
   ~linearized_function() { chain_.clear(); }
 
   /// Builds the chain of `f` (copied, or moved from when the caller passes its own copy) under policy L.
@@ -84,6 +96,28 @@ class linearized_function {
     lf.loop_of_ = loop_parents(w);
     lf.renumber_locations();
     return lf;
+  }
+
+  /// A copy with a chain of its own (a chain's hooks cannot be copied): the same working function,
+  /// points in the same order, loops and ties. The spill fixpoint keeps one of a space's input to try
+  /// the colorer alone on it (spill/fixpoint.hpp).
+  linearized_function clone() const {
+    linearized_function c;
+    c.work_ = work_;
+    c.flattened_ = flattened_;
+    c.points_ = points_;
+    c.loop_of_ = loop_of_;
+    c.tied_ = tied_;
+    for (const chain_node& n : chain_) {
+      chain_node& m = c.storage_.emplace_back();
+      m.inst = n.inst;
+      m.loop = n.loop;
+      m.depth = n.depth;
+      m.point = n.point;
+      m.opaque_loop = n.opaque_loop;
+      c.chain_.push_back(m);
+    }
+    return c;
   }
 
   /// Whether some loop was flattened (its body's points follow its own).

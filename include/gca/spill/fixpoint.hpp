@@ -22,6 +22,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -165,11 +166,21 @@ class space_fixpoint {
       if (placed_by_primary_search()) return std::move(rep_);
       space_attempt a = color_space(lf_, filter_, geom_, opt_.variants, obs_, opt_.blockers, opt_.engine,
                                     opt_.threads, opt_.cache);
-      if (colored(a) || pinned_conflict(a) || rescued(a) || !spilled(a)) return std::move(rep_);
+      if (colored(a) || pinned_conflict(a)) return std::move(rep_);
+      keep_input();
+      if (rescued(a) || !spilled(a)) return std::move(rep_);
     }
   }
 
+  /// The space's input, kept when the first coloring left nodes unplaced and the search is on (see
+  /// allocate_space: the colorer alone is then tried on it too).
+  std::optional<linearized_function>& input() { return input_; }
+
  private:
+  void keep_input() {
+    if (!input_ && rep_.iterations == 1 && lay_) input_ = lf_.clone();
+  }
+
   /// A tensor that fits nowhere even alone can't be helped by spilling others.
   bool unplaceable_alone() {
     for (const tensor& t : lf_.work().tensors)
@@ -353,7 +364,54 @@ class space_fixpoint {
   const std::chrono::steady_clock::time_point search_until_;
   space_report rep_;
   std::optional<rescue> search_, proof_;  // this round's search and proof, if they ran
+  std::optional<linearized_function> input_;  // keep_input
 };
+
+/// An observer that keeps what it is told, to pass it on later to another (allocate_space tells its
+/// caller's observer about the colorer's run without the search only when it keeps that run).
+class recording_observer {
+ public:
+  void will_allocate(memory_type m) { events_.push_back({kind::will_allocate, m}); }
+  void best_of_n(memory_type m, std::string_view h) { events_.push_back({kind::best_of_n, m, std::string(h)}); }
+  void score(memory_type m, std::uint64_t s) { events_.push_back({kind::score, m, {}, s}); }
+  void did_color(memory_type m, std::string_view h) { events_.push_back({kind::did_color, m, std::string(h)}); }
+  void did_finish(memory_type m, std::size_t iterations, std::uint64_t cycles, std::size_t spilled, std::uint64_t bytes) {
+    events_.push_back({kind::did_finish, m, {}, cycles, bytes, iterations, spilled});
+  }
+  void note(std::string_view s) { events_.push_back({kind::note, memory_type::sb, std::string(s)}); }
+
+  template <class Observer>
+  void replay(Observer& to) const {
+    for (const event& e : events_) switch (e.what) {
+        case kind::will_allocate: to.will_allocate(e.m); break;
+        case kind::best_of_n: to.best_of_n(e.m, e.text); break;
+        case kind::score: to.score(e.m, e.a); break;
+        case kind::did_color: to.did_color(e.m, e.text); break;
+        case kind::did_finish: to.did_finish(e.m, e.i, e.a, e.j, e.b); break;
+        case kind::note: to.note(e.text); break;
+      }
+  }
+
+ private:
+  enum class kind : std::uint8_t { will_allocate, best_of_n, score, did_color, did_finish, note };
+  struct event {
+    kind what;
+    memory_type m;
+    std::string text{};
+    std::uint64_t a = 0, b = 0;
+    std::size_t i = 0, j = 0;
+  };
+  std::vector<event> events_;
+};
+
+/// Whether report x (the colorer alone) is better than y (with the search): it allocated and y did
+/// not, or both did and x's spill code costs fewer cycles (then: fewer webs spilled).
+inline bool spills_less(const space_report& x, const space_report& y) {
+  if (x.ok != y.ok) return x.ok;
+  if (!x.ok) return false;
+  if (x.spills.cycles != y.spills.cycles) return x.spills.cycles < y.spills.cycles;
+  return x.spills.spilled_webs < y.spills.spilled_webs;
+}
 
 }  // namespace detail
 
@@ -363,7 +421,33 @@ template <SpillPolicy Spill, class Observer = null_observer>
 space_report allocate_space(linearized_function& lf, const target& tgt, const space_filter& filter,
                             geometry_ref geom, const Spill& spill, Observer& obs, const space_options& opt = {}) {
   const watchdog_scope watchdog(opt.deadline);  // fires inside an attempt too (simplify, select)
-  return detail::space_fixpoint<Spill, Observer>(lf, tgt, filter, geom, spill, obs, opt).run();
+  // With the exact search on, a space the colorer does not place at once is also given to the colorer
+  // alone (the fixpoint without the search) from the same input, and the run whose spill code costs less
+  // is kept: where the search gives up, the victims it chooses (the first set whose spilled program it
+  // can place) may be many more than the colorer's (planted SB kernels of 150 tensors: 127 webs against
+  // 56, docs/PERFORMANCE.md section 10). So the search never makes an allocation worse than the colorer
+  // alone; the report keeps what the search answered. The caller's observer hears the run with the
+  // search as it goes, then, when the colorer alone is kept, a note saying so and that run's events.
+  detail::space_fixpoint<Spill, Observer> searched(lf, tgt, filter, geom, spill, obs, opt);
+  space_report rep = searched.run();
+  std::optional<linearized_function>& input = searched.input();
+  if (input && !(rep.ok && rep.spills.spilled_webs == 0)) {
+    space_options alone = opt;
+    alone.search.enabled = false;
+    detail::recording_observer heard_alone;
+    space_report plain = detail::space_fixpoint<Spill, detail::recording_observer>(*input, tgt, filter, geom, spill,
+                                                                                   heard_alone, alone).run();
+    if (detail::spills_less(plain, rep)) {
+      obs.note("  " + std::string(log_name(tgt, filter.memory)) +
+               ": the colorer without the placement search spills less; its allocation is kept");
+      heard_alone.replay(obs);
+      plain.search_outcome = rep.search_outcome;
+      plain.search_nodes = rep.search_nodes;
+      lf = std::move(*input);
+      rep = std::move(plain);
+    }
+  }
+  return rep;
 }
 
 /// Colors memory `filter` of `lf` with `geom`, spilling with `spill` until everything is placed or
