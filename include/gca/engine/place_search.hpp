@@ -7,6 +7,10 @@
 // RectangleGeometry (geometry/rect_layout.hpp) through its rect_layout. Deterministic: the result depends
 // only on the problem and the node budget (a deadline, when given, can only turn an answer into gave_up).
 //
+// Bytes alone. A problem in which every allowed start of every node touches all four 32-partition
+// quarters (more than 96 partitions), without pins, in one segment, is a problem of a linear memory: it
+// goes to the 1-D search of engine/search.hpp, exact both ways (place_searcher::linear).
+//
 // First try. Each part of the problem (see place_search at the end) is first given to the skyline fill
 // of engine/place_fill.hpp on half of its node budget: a heuristic walk that fills the emptiest cell of
 // partitions x time first, fast on kernels whose busiest points are exactly full, which the canonical
