@@ -91,6 +91,17 @@ void check_valid(const G& g, const tiny& t, const place_result& r) {
   }
 }
 
+/// place_search on t, checked against exhaustive enumeration: it decides, agrees, and what it finds is
+/// valid. Returns its result (for the caller's counts).
+template <class G>
+place_result decided_as_exhaustive(const G& g, const tiny& t, std::uint64_t capacity) {
+  const place_result r = place_search({t.ranges, t.ext, t.pins}, g);
+  REQUIRE(r.status != search_status::gave_up);
+  CHECK((r.status == search_status::found) == exhaustive(g, t, capacity));
+  if (r.status == search_status::found) check_valid(g, t, r);
+  return r;
+}
+
 }  // namespace
 
 TEST_CASE("place_search: the issue-11 SB problem (two pins, four free tensors) is placed") {
@@ -212,15 +223,8 @@ TEST_CASE("place_search: agrees with exhaustive enumeration on random tiny probl
       if (!clash) t.pins[v] = at;
     }
     CAPTURE(it);
-    const place_result r = place_search({t.ranges, t.ext, t.pins}, sb);
-    REQUIRE(r.status != search_status::gave_up);
-    CHECK((r.status == search_status::found) == exhaustive(sb, t, cap));
-    if (r.status == search_status::found) {
-      check_valid(sb, t, r);
-      ++found;
-    } else {
-      ++infeasible;
-    }
+    const place_result r = decided_as_exhaustive(sb, t, cap);
+    (r.status == search_status::found ? found : infeasible) += 1;
   }
   CHECK(found > 40);
   CHECK(infeasible > 40);
@@ -273,16 +277,8 @@ TEST_CASE("place_search: agrees with exhaustive enumeration on random tiny probl
         const auto pos = positions(g, t.ext[v], capacity);
         if (!pos.empty()) t.pins[v] = pos[rng() % pos.size()];
       }
-      const place_result r = place_search({t.ranges, t.ext, t.pins}, g);
-      const bool truth = exhaustive(g, t, capacity);
-      REQUIRE(r.status != search_status::gave_up);
-      CHECK((r.status == search_status::found) == truth);
-      if (r.status == search_status::found) {
-        check_valid(g, t, r);
-        ++found;
-      } else {
-        ++infeasible;
-      }
+      const place_result r = decided_as_exhaustive(g, t, capacity);
+      (r.status == search_status::found ? found : infeasible) += 1;
     };
     if (psum) {
       run(psum_banks(128, 2, cap, align, rng() % 2 == 0), 2 * cap);
@@ -798,16 +794,10 @@ TEST_CASE("place_search: whole-width problems go to the 1-D search, and agree wi
       t.add({b, b + 1 + static_cast<program_point>(rng() % 3)}, extent{97 + static_cast<std::uint32_t>(rng() % 32), 1 + rng() % (cap / 2 + 1)});
     }
     const scratchpad_2d sb(128, cap, align);
-    const place_result r = place_search({t.ranges, t.ext, t.pins}, sb);
     CAPTURE(it);
-    REQUIRE(r.status != search_status::gave_up);
-    CHECK((r.status == search_status::found) == exhaustive(sb, t, cap));
-    if (r.status == search_status::found) {
-      check_valid(sb, t, r);
-      ++found;
-    } else {
-      infeasible += r.proof.find("1-D search") != std::string::npos;
-    }
+    const place_result r = decided_as_exhaustive(sb, t, cap);
+    if (r.status == search_status::found) ++found;
+    else infeasible += r.proof.find("1-D search") != std::string::npos;
   }
   CHECK(found > 50);
   CHECK(infeasible > 20);

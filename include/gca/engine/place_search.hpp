@@ -151,7 +151,10 @@ class place_searcher {
       r.status = search_status::infeasible;
       return r;
     }
-    if (linear_problem()) return linear(r);
+    if (linear_problem()) {
+      linear(r);
+      return r;
+    }
     if (lim_.fill && free_.size() > 1 && fill_first(r)) return r;
     r.status = search(r);
     if (r.status == search_status::found) {
@@ -182,7 +185,7 @@ class place_searcher {
   /// this walk and the fill gave up on after 100,000 nodes take it a few thousand (docs/PERFORMANCE.md,
   /// section 10). Its answer is exact both ways, so it is this search's answer; its two lanes share the
   /// node budget (each gets half).
-  place_result linear(place_result& r) {
+  void linear(place_result& r) {
     std::vector<extent> bytes(n_);
     std::vector<interval> life(n_);
     for (node_id v = 0; v < n_; ++v) bytes[v] = {1, p_.extents[v].bytes}, life[v] = p_.ranges.ranges(v).front();
@@ -198,7 +201,6 @@ class place_searcher {
     } else if (s.status == search_status::infeasible) {
       r.proof = "every two nodes share a partition, and the 1-D search proved that their bytes do not fit";
     }
-    return r;
   }
 
   /// The skyline fill (engine/place_fill.hpp) on half of the budget before the canonical walk: bottom-up

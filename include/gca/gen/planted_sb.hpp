@@ -24,7 +24,7 @@
 // step 0 the memory is cut into segments and patterns as above, one tensor per cell, each with its own
 // life of 2..10 steps. When tensors die, their cells are freed together; half of the time a dying cell
 // also ends a neighbour's tensor then (one at least 2 steps old) so that the two free cells can join:
-// side by side in partitions when the union is a legal block (32 + 32 at 0, 32 or 64; 64 + 64; 96 + 32),
+// side by side in partitions when the union is a legal block (32 + 32 at 0 or 64; 64 + 32 at 0; 64 + 64; 96 + 32),
 // end to end in bytes within a region. Each freed block is cut anew, in partitions (into two legal
 // blocks; never in family 128, always for a block over 64 partitions in family tight) and in bytes (pieces of
 // len/small .. len/large), and every piece gets a new tensor (a 32-partition block sometimes a 16-partition
@@ -46,6 +46,7 @@
 #include <vector>
 
 #include <gca/error.hpp>
+#include <gca/geometry/detail/start_search.hpp>
 #include <gca/ir/target.hpp>
 #include <gca/ir/types.hpp>
 
@@ -266,8 +267,10 @@ class planted_sweep_placement {
   }
 
  private:
+  /// Whether a block of `parts` partitions may start at `start` (the start-partition rule).
   static bool legal_block(std::uint32_t start, std::uint32_t parts) {
-    return parts <= 128 && (parts > 64 ? start == 0 : parts > 32 ? start % 64 == 0 : start % 32 == 0);
+    const partition_starts st = allowed_partition_starts(parts, 128);
+    return std::find(st.start.begin(), st.start.begin() + st.count, start) != st.start.begin() + st.count;
   }
   /// Whether two free blocks form one block: side by side in partitions (a legal union), or end to end
   /// in bytes with the same partitions, in one region.
