@@ -16,8 +16,9 @@
 // partitions x time first, fast on kernels whose busiest points are exactly full, which the canonical
 // order below explores slowly; bottom-up on a quarter of the budget, then upside down (the problem
 // reflected, o -> C - o - b) on a quarter when the memory is symmetric (fill_first). What it finds is a
-// placement; when it finds nothing the walk below runs on what is left of the budget, and only that walk
-// proves infeasibility.
+// placement; when it finds nothing the time sweep of engine/place_sweep.hpp (placing the nodes in order
+// of birth, each birth's free space filled from its lowest cell) runs on a quarter, and the walk below on
+// what is left of the budget; only that walk proves infeasibility.
 //
 // Canonical placements. Take any valid placement and, repeatedly, move a free (unpinned) block to the
 // lowest aligned byte offset, in its own start partition, where it overlaps neither a pin nor a block that
@@ -100,6 +101,7 @@
 #include <gca/error.hpp>
 #include <gca/geometry/detail/start_search.hpp>
 #include <gca/engine/place_fill.hpp>
+#include <gca/engine/place_sweep.hpp>
 #include <gca/engine/search.hpp>
 #include <gca/engine/search_status.hpp>
 #include <gca/geometry/linear_dram.hpp>
@@ -116,6 +118,7 @@ struct search_limits {
   bool fill = true;  // try the skyline fill first (engine/place_fill.hpp); off: the canonical walk alone
   bool flush_first = true;  // the fill tries blocks flush with neighbouring floors first (off: area only)
   bool free_cuts = true;    // in the fill, a choice the bound cuts at once costs no discrepancy
+  bool sweep = true;        // try the time sweep after the fill (engine/place_sweep.hpp)
 };
 
 /// One space's nodes. Non-owning; every span has one entry per node of `ranges` (pins and fixed may be
@@ -156,6 +159,7 @@ class place_searcher {
       return r;
     }
     if (lim_.fill && free_.size() > 1 && fill_first(r)) return r;
+    if (lim_.sweep && free_.size() > 1 && sweep_next(r)) return r;
     r.status = search(r);
     if (r.status == search_status::found) {
       r.placements.assign(n_, std::nullopt);
@@ -225,6 +229,18 @@ class place_searcher {
       for (node_id v = 0; v < n_; ++v)
         if (p_.pins[v]) flipped[v] = reflect(*p_.pins[v], p_.extents[v]);
     return fill_once(r, p_.pins.empty() ? std::span<const std::optional<placement>>{} : flipped, share, true);
+  }
+  /// The time sweep (engine/place_sweep.hpp) on a quarter of the budget, after the fill and before the
+  /// canonical walk, which keeps the last quarter (and alone proves infeasibility). The fill keeps its
+  /// half: on kernels with epochs it finds nearly everything, and the sweep finds most of what it misses
+  /// on kernels cut anew as tensors die (docs/PERFORMANCE.md, section 10, "The time sweep").
+  bool sweep_next(place_result& r) {
+    time_sweeper sweep(p_.ranges, p_.extents, p_.pins, graph_, lay_);
+    const auto got = sweep.run(r.nodes + lim_.max_nodes / 4, lim_.deadline, r.nodes);
+    if (!got) return false;
+    r.status = search_status::found;
+    r.placements.assign(got->begin(), got->end());
+    return true;
   }
   bool reflection_exact() const {
     const std::uint64_t a = lay_.alignment;

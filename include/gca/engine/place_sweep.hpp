@@ -1,0 +1,527 @@
+// gca/engine/place_sweep.hpp — a time sweep for the rectangle memories: the exact search's second try.
+//
+// Provides `detail::time_sweeper`, which place_search (engine/place_search.hpp) runs on a part of a
+// problem after the skyline fill (engine/place_fill.hpp) and before its exhaustive walk. It answers found
+// (every node placed, each checked against every placed neighbor and pin) or gave_up; never infeasible:
+// like the fill it is a heuristic walk with backtracking, not a proof.
+//
+// Why a third walk. The canonical walk fills byte levels across all of time, the fill fills the lowest
+// cell of (quarter, section) anywhere in time. Kernels whose memory is cut anew wherever tensors die
+// (no epochs at whose end most of it is freed: docs/PERFORMANCE.md section 10, "Planted by sweep") are
+// a chain of such cuts over the whole program, and both walks meet a wrong cut made early in time only
+// after many choices elsewhere. The sweep follows time instead, as a program runs (and as the 1-D
+// search's time-sweep order does at one level):
+//
+//   order      the free nodes in groups by their first program point ("birth"), groups in time order. A
+//              group is placed whole before the next: every node born earlier is placed by then, so at
+//              the birth t every placed node live at t is known, and the free space at t is final for it.
+//   branching  at the current birth t, take the lowest free cell: the lowest aligned offset, over the
+//              quarters (32 partitions each: every allowed start partition is a multiple of 32, so two
+//              blocks share a partition exactly when they share a quarter), that no placed node live at t
+//              covers, inside a segment; ties to the lower quarter. Branch on the unplaced node of the
+//              group, at each allowed start partition touching that quarter, that covers it from that
+//              offset up and overlaps no placed neighbor (over its whole life: pins born later count).
+//              When the free space at t must be tiled exactly this loses nothing at t: the block covering
+//              the lowest free cell has every cell below it filled, so it starts at that offset. The last
+//              branch leaves the cell empty at t, up to the lowest end above it of a placed neighbor
+//              of an unplaced node of the group in that quarter (where a block blocked at the cell may
+//              first fit; pins born later among them), or to the run's end, when the free area at t
+//              still holds the group's area after it.
+//   order of   the choices that "close" space first (contacts()): a block whose top meets the end of the
+//   choices    free run leaves no sliver; a block against a placed neighbor that dies at the same point
+//              (directly below it, or beside it in the next quarter with the same bytes) frees one joined
+//              place with it, which later births often need whole (a tensor over more quarters, or more
+//              bytes). Then larger area first. Without this order the walk places 10 and 7 of 20
+//              held-out kernels where it places 14 and 11 (mixed, 40 and 60 tensors, 25,000 nodes).
+//   pruning    the area at t (the group's fewest quarters x bytes against the free quarter-bytes);
+//              after each placement, every unplaced neighbor of the placed node must keep a position
+//              free of its placed neighbors at some start (a dead node has no completion); and on entering
+//              a group, the exact search's rule R2 at its birth and the next few (ahead_fits): placed
+//              nodes never move, so the unplaced nodes live at a later birth must fit in the free runs
+//              the placed ones leave there, each run counted for the largest subset sum that fits.
+//   order of   limited discrepancy: walks in which the k-th choice of a frame costs k, with a limit of
+//   walks      0, 1, 2, ... on a path; a time's state (which nodes are placed, the places of those live
+//              after it) whose walk failed with d allowed is not walked again with d or fewer.
+//
+// Only completeness is heuristic (the empty branch skips to the next end, not every offset; a block is
+// only tried at the lowest free cell), so the sweep never proves anything; a placement it finds is a placement. Deterministic:
+// the walk depends only on the problem and the node budget (a deadline can only turn found into nothing).
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <vector>
+
+#include <gca/engine/place_fill.hpp>
+#include <gca/geometry/detail/start_search.hpp>
+#include <gca/geometry/rect_layout.hpp>
+#include <gca/graph/interference.hpp>
+#include <gca/ir/types.hpp>
+#include <gca/watchdog.hpp>
+
+namespace gca::detail {
+
+class time_sweeper {
+ public:
+  /// `graph`: the interference of the problem's nodes; `pins`: empty or one per node.
+  time_sweeper(const live_range_table& ranges, std::span<const extent> extents,
+               std::span<const std::optional<placement>> pins, const interference_graph& graph, const rect_layout& lay)
+      : ranges_(ranges), ext_(extents), pins_(pins), graph_(graph), lay_(lay), n_(ranges.num_nodes()),
+        quarters_(std::clamp<std::uint32_t>((lay.partitions + 31) / 32, 1, 4)) {}
+
+  /// Places every node within `max_nodes` branch nodes (counted on from `nodes`); the placements, or
+  /// nothing (gave up, or every walk ended without one).
+  std::optional<std::vector<placement>> run(std::uint64_t max_nodes, std::chrono::steady_clock::time_point deadline,
+                                            std::uint64_t& nodes) {
+    if (!prepare()) return std::nullopt;
+    budget_ = max_nodes;
+    deadline_ = deadline;
+    memo_.assign(std::size_t{1} << 16, memo_entry{});
+    for (std::uint32_t limit = 0;; ++limit) {
+      bool skipped = false;
+      if (walk(nodes, limit, skipped)) {
+        std::vector<placement> out(n_);
+        for (node_id v = 0; v < n_; ++v) out[v] = placement{part_[v], off_[v]};
+        return out;
+      }
+      if (!skipped || out_) return std::nullopt;  // everything walked, or the budget or the clock ran out
+    }
+  }
+
+ private:
+  static constexpr std::uint32_t none = ~std::uint32_t{0};
+  /// How many births ahead_fits checks on entering a group: on held-out mixed kernels of 40 and 60
+  /// tensors, 4 places 9 and 4 of 10 where the group's own birth alone places 7 and 2 (25,000 nodes);
+  /// every later birth cuts nothing more and costs up to 4x the time on 150-tensor kernels.
+  static constexpr std::size_t births_ahead = 4;
+  struct run_of_bytes {
+    std::uint64_t lo, hi;
+  };
+  struct empty_run {  // a free run left empty at the birth of `group`
+    std::uint32_t quarters;
+    std::uint64_t lo, hi;
+    std::size_t group;
+  };
+  struct choice {
+    node_id v;              // none: leave the cell's free run empty at this birth
+    std::uint32_t partition;
+    int contacts;
+    std::uint64_t area;
+  };
+  struct frame {
+    std::size_t group = 0;
+    std::uint32_t disc = 0;  // discrepancies left on arrival
+    std::uint32_t quarter = 0;
+    std::uint64_t offset = 0, run_end = 0, raise_to = 0;
+    std::vector<choice> choices;
+    std::size_t next = 0;
+    bool applied = false;
+    print128 print{};  // the time's state, when this frame is the first of its group
+    bool first_of_group = false;
+  };
+  struct memo_entry {
+    print128 print{};
+    std::uint32_t allowance = 0;
+  };
+
+  std::uint32_t mask(node_id v, std::uint32_t start) const { return quarter_mask(start, ext_[v].partitions); }
+  std::uint64_t align_up(std::uint64_t x) const { return (x + align_ - 1) / align_ * align_; }
+  bool live_at(node_id v, program_point t) const {
+    for (const interval& i : ranges_.ranges(v))
+      if (i.begin <= t && t < i.end) return true;
+    return false;
+  }
+
+  /// Births, groups, pins placed. False when a free node fits no segment or no start (nothing to find).
+  bool prepare() {
+    align_ = std::max<std::uint64_t>(1, lay_.alignment);
+    part_.assign(n_, 0);
+    off_.assign(n_, 0);
+    placed_.assign(n_, 0);
+    last_.assign(n_, 0);
+    reach_.assign(n_, 0);
+    cmin_.assign(n_ * 16, 0);
+    std::vector<node_id> free;
+    for (node_id v = 0; v < n_; ++v) {
+      const auto r = ranges_.ranges(v);
+      if (!r.empty()) last_[v] = r.back().end;
+      if (!pins_.empty() && pins_[v]) {
+        part_[v] = pins_[v]->partition, off_[v] = pins_[v]->offset, placed_[v] = 1;
+        continue;
+      }
+      const partition_starts st = allowed_partition_starts(ext_[v].partitions, lay_.partitions);
+      if (st.count == 0 || ext_[v].bytes > lay_.segment_bytes) return false;
+      for (std::uint32_t k = 0; k < st.count; ++k) reach_[v] |= mask(v, st.start[k]);
+      for (std::uint32_t S = 1; S < (1u << quarters_); ++S) {
+        std::uint32_t fewest = quarters_;
+        for (std::uint32_t k = 0; k < st.count; ++k)
+          fewest = std::min<std::uint32_t>(fewest, static_cast<std::uint32_t>(std::popcount(mask(v, st.start[k]) & S)));
+        cmin_[v * 16 + S] = fewest;
+      }
+      if (r.empty()) {  // never live: meets nothing
+        part_[v] = st.start[0], placed_[v] = 1;
+        continue;
+      }
+      free.push_back(v);
+    }
+    std::stable_sort(free.begin(), free.end(), [&](node_id a, node_id b) {
+      return ranges_.ranges(a).front().begin < ranges_.ranges(b).front().begin;
+    });
+    groups_.clear();
+    births_.clear();
+    for (node_id v : free) {
+      const program_point b = ranges_.ranges(v).front().begin;
+      if (births_.empty() || births_.back() != b) births_.push_back(b), groups_.emplace_back();
+      groups_.back().push_back(v);
+    }
+    find_twins();
+    return true;
+  }
+
+  /// The placed nodes live at the birth of group g (pins included).
+  void enter(std::size_t g) {
+    cur_ = g;
+    active_.clear();
+    for (node_id v = 0; v < n_; ++v)
+      if (placed_[v] && live_at(v, births_[g])) active_.push_back(v);
+  }
+  bool group_done(std::size_t g) const {
+    return std::all_of(groups_[g].begin(), groups_[g].end(), [&](node_id v) { return placed_[v] != 0; });
+  }
+  /// The state at the start of group g: which nodes are placed (those of the groups before g and the
+  /// pins) and where those live after births_[g] are; everything later depends on nothing else.
+  print128 state_print(std::size_t g) const {
+    print128 p{salted_mix(g, 11), salted_mix(g, 12)};
+    for (node_id v = 0; v < n_; ++v)
+      if (placed_[v] && last_[v] > births_[g]) {
+        const std::uint64_t x = (std::uint64_t{v} << 40) ^ (std::uint64_t{part_[v]} << 32) ^ off_[v];
+        p[0] += salted_mix(x, 13), p[1] += salted_mix(x, 14);
+      }
+    return p;
+  }
+
+  /// Fills f's cell (the lowest free aligned offset at the group's birth over the quarters) and choices;
+  /// false when no cell is left while the group is not placed, or the area at the birth is short.
+  bool open(frame& f) {
+    std::uint64_t used = 0;
+    for (node_id u : active_) used += std::popcount(mask(u, part_[u])) * ext_[u].bytes;
+    for (const empty_run& w : waste_)
+      if (w.group == cur_) used += std::popcount(w.quarters) * (w.hi - w.lo);
+    std::uint64_t need = 0;
+    for (node_id v : groups_[f.group])
+      if (!placed_[v]) need += ext_[v].bytes * cmin_[v * 16 + (1u << quarters_) - 1];
+    const std::uint64_t total = std::uint64_t{quarters_} * lay_.capacity();
+    if (used + need > total) return false;
+    spare_ = total - used - need;
+    bool found = false;
+    for (std::uint32_t q = 0; q < quarters_; ++q) {
+      std::uint64_t o = 0, e = 0;
+      if (lowest_free(q, o, e) && (!found || o < f.offset)) found = true, f.quarter = q, f.offset = o, f.run_end = e;
+    }
+    if (!found) return false;
+    choices(f);
+    return !f.choices.empty();
+  }
+  /// The lowest free aligned offset of quarter q at the current birth, and the end of its free run (cut
+  /// at the segment's end).
+  bool lowest_free(std::uint32_t q, std::uint64_t& o, std::uint64_t& e) {
+    runs_.clear();
+    for (node_id u : active_)
+      if (mask(u, part_[u]) >> q & 1) runs_.push_back({off_[u], off_[u] + ext_[u].bytes});
+    for (const empty_run& w : waste_)
+      if (w.group == cur_ && (w.quarters >> q & 1)) runs_.push_back({w.lo, w.hi});
+    std::sort(runs_.begin(), runs_.end(), [](const run_of_bytes& a, const run_of_bytes& b) { return a.lo < b.lo; });
+    std::uint64_t from = 0;
+    const std::uint64_t cap = lay_.capacity();
+    for (std::size_t i = 0; i <= runs_.size(); ++i) {
+      const std::uint64_t a = i < runs_.size() ? std::min(runs_[i].lo, cap) : cap;
+      for (std::uint64_t lo = align_up(from); lo < a;) {
+        const std::uint64_t seg_end = (lo / lay_.segment_bytes + 1) * lay_.segment_bytes;
+        if (std::min(a, seg_end) > lo) {
+          o = lo, e = std::min(a, seg_end);
+          return true;
+        }
+        lo = align_up(seg_end);
+      }
+      if (i < runs_.size()) from = std::max(from, runs_[i].hi);
+    }
+    return false;
+  }
+  /// Whether v at (start, o) stays inside one segment and clear of every placed neighbor.
+  bool fits(node_id v, std::uint32_t start, std::uint64_t o) const {
+    const std::uint64_t b = ext_[v].bytes;
+    if (o + b > lay_.capacity() || o / lay_.segment_bytes != (o + b - 1) / lay_.segment_bytes) return false;
+    const std::uint32_t m = mask(v, start);
+    for (node_id u : graph_.neighbors(v))
+      if (placed_[u] && (mask(u, part_[u]) & m) && off_[u] < o + b && o < off_[u] + ext_[u].bytes) return false;
+    return true;
+  }
+  /// How much a block closes space (see the top of this header): flush with the run's end, and against a
+  /// live placed node that dies at the same point (below it: 1; beside it with the same bytes: 2).
+  int contacts(node_id v, std::uint32_t start, const frame& f) const {
+    const std::uint32_t m = mask(v, start), beside = ((m << 1) | (m >> 1)) & ~m;
+    int c = f.offset + ext_[v].bytes == f.run_end ? 4 : 0;
+    for (node_id u : active_) {
+      if (last_[u] != last_[v]) continue;
+      const std::uint32_t mu = mask(u, part_[u]);
+      if ((mu & m) && off_[u] + ext_[u].bytes == f.offset) c += 1;
+      else if (!(mu & m) && (mu & beside) && off_[u] == f.offset && ext_[u].bytes == ext_[v].bytes) c += 2;
+    }
+    return c;
+  }
+  /// Two unplaced nodes of one group with the same extent and live range are interchangeable (swapping
+  /// them maps placements to placements): only the first unplaced of such twins is branched on, so twins
+  /// are placed in group order and v waits while its previous twin is unplaced.
+  bool shadowed(node_id v) const { return twin_[v] != none && !placed_[twin_[v]]; }
+  /// twin_[v]: the previous node of v's group with v's extent and live range, or none.
+  void find_twins() {
+    twin_.assign(n_, none);
+    auto same = [&](node_id a, node_id b) {
+      return ext_[a].partitions == ext_[b].partitions && ext_[a].bytes == ext_[b].bytes &&
+             std::ranges::equal(ranges_.ranges(a), ranges_.ranges(b));
+    };
+    auto before = [&](node_id a, node_id b) {
+      if (ext_[a].partitions != ext_[b].partitions) return ext_[a].partitions < ext_[b].partitions;
+      if (ext_[a].bytes != ext_[b].bytes) return ext_[a].bytes < ext_[b].bytes;
+      const auto ra = ranges_.ranges(a), rb = ranges_.ranges(b);
+      const auto key = [](const interval& i) { return std::pair{i.begin, i.end}; };
+      if (!std::ranges::equal(ra, rb))
+        return std::ranges::lexicographical_compare(ra, rb, {}, key, key);
+      return a < b;
+    };
+    for (const std::vector<node_id>& g : groups_) {
+      std::vector<node_id> sorted = g;
+      std::sort(sorted.begin(), sorted.end(), before);
+      for (std::size_t k = 1; k < sorted.size(); ++k)
+        if (same(sorted[k - 1], sorted[k])) twin_[sorted[k]] = sorted[k - 1];
+    }
+  }
+  void choices(frame& f) {
+    f.choices.clear();
+    for (node_id v : groups_[f.group]) {
+      if (placed_[v] || shadowed(v)) continue;
+      const partition_starts st = allowed_partition_starts(ext_[v].partitions, lay_.partitions);
+      for (std::uint32_t k = 0; k < st.count; ++k)
+        if ((mask(v, st.start[k]) >> f.quarter & 1) && fits(v, st.start[k], f.offset))
+          f.choices.push_back({v, st.start[k], contacts(v, st.start[k], f),
+                               std::popcount(mask(v, st.start[k])) * ext_[v].bytes});
+    }
+    std::stable_sort(f.choices.begin(), f.choices.end(), [](const choice& a, const choice& b) {
+      return a.contacts != b.contacts ? a.contacts > b.contacts : a.area > b.area;
+    });
+    f.raise_to = raise_to(f);
+    if (spare_ >= f.raise_to - f.offset) f.choices.push_back({none, 0, 0, 0});
+  }
+  /// Where the empty branch raises the cell to: the lowest end above it, in the run, of a placed neighbor
+  /// of an unplaced node of the group that shares the cell's quarter (pins born later among them), the
+  /// first offset at which a block blocked at the cell may fit; else the run's end.
+  std::uint64_t raise_to(const frame& f) const {
+    std::uint64_t to = f.run_end;
+    for (node_id v : groups_[f.group]) {
+      if (placed_[v]) continue;
+      for (node_id u : graph_.neighbors(v))
+        if (placed_[u] && (mask(u, part_[u]) >> f.quarter & 1)) {
+          const std::uint64_t e = align_up(off_[u] + ext_[u].bytes);
+          if (e > f.offset && e < to) to = e;
+        }
+    }
+    return to;
+  }
+
+  /// Whether w, unplaced, still has a position clear of its placed neighbors at some start.
+  bool has_room(node_id w) {
+    const partition_starts st = allowed_partition_starts(ext_[w].partitions, lay_.partitions);
+    const std::uint64_t b = ext_[w].bytes, cap = lay_.capacity();
+    for (std::uint32_t k = 0; k < st.count; ++k) {
+      const std::uint32_t m = mask(w, st.start[k]);
+      runs_.clear();
+      for (node_id u : graph_.neighbors(w))
+        if (placed_[u] && (mask(u, part_[u]) & m)) runs_.push_back({off_[u], off_[u] + ext_[u].bytes});
+      std::sort(runs_.begin(), runs_.end(), [](const run_of_bytes& a, const run_of_bytes& c) { return a.lo < c.lo; });
+      std::uint64_t from = 0;
+      for (std::size_t i = 0; i <= runs_.size(); ++i) {
+        const std::uint64_t a = i < runs_.size() ? std::min(runs_[i].lo, cap) : cap;
+        for (std::uint64_t lo = align_up(from); lo + b <= a;) {
+          const std::uint64_t seg_end = (lo / lay_.segment_bytes + 1) * lay_.segment_bytes;
+          if (lo + b <= seg_end) return true;
+          lo = align_up(seg_end);
+        }
+        if (i < runs_.size()) from = std::max(from, runs_[i].hi);
+      }
+    }
+    return false;
+  }
+  bool neighbors_keep_room(node_id v) {
+    for (node_id w : graph_.neighbors(v))
+      if (!placed_[w] && !has_room(w)) return false;
+    return true;
+  }
+
+  void apply(frame& f, const choice& c) {
+    if (c.v == none) {
+      waste_.push_back({std::uint32_t{1} << f.quarter, f.offset, f.raise_to, f.group});
+    } else {
+      placed_[c.v] = 1, part_[c.v] = c.partition, off_[c.v] = f.offset;
+      active_.push_back(c.v);
+    }
+    f.applied = true;
+  }
+  void undo(frame& f) {
+    const choice& c = f.choices[f.next - 1];
+    if (c.v == none) waste_.pop_back();
+    else placed_[c.v] = 0, active_.erase(std::find(active_.begin(), active_.end(), c.v));
+    f.applied = false;
+  }
+
+  /// Pushes the frame that continues from the current state with `disc` discrepancies left: in group g,
+  /// or at the next group's birth when g is placed (then with the new time's print, checked against the
+  /// memory of failed states). 1: a frame was pushed; 2: everything is placed; 0: a dead end.
+  int descend(std::size_t g, std::uint32_t disc, std::vector<frame>& stack) {
+    bool first = stack.empty();
+    if (!first && group_done(g)) {
+      if (++g == groups_.size()) return 2;
+      first = true;
+    }
+    if (g == groups_.size()) return 2;
+    if (first) enter(g);
+    frame f;
+    f.group = g, f.disc = disc;
+    if (first) {
+      f.first_of_group = true, f.print = state_print(g);
+      const memo_entry& e = memo_[f.print[0] & (memo_.size() - 1)];
+      if (same_print(e.print, f.print) && e.allowance >= disc) return 0;
+      if (!ahead_fits(g, births_ahead)) {
+        memo_store(f.print, disc);
+        return 0;
+      }
+    }
+    if (!open(f)) {
+      if (first) memo_store(f.print, disc);
+      return 0;
+    }
+    stack.push_back(std::move(f));
+    return 1;
+  }
+  /// Rule R2 of the exact search at the births ahead: at the birth of group j >= g, the unplaced nodes
+  /// live there (of groups g..j) must fit, for every set S of quarters, in the room the placed nodes live
+  /// there leave in S's quarters, each free run counted for the largest subset sum of its candidates'
+  /// sizes that fits. Placed nodes stay where they are, so a birth that fails here fails in every
+  /// completion.
+  bool ahead_fits(std::size_t g, std::size_t births) {
+    const std::size_t end = std::min(groups_.size(), g + births);
+    for (std::size_t j = g; j < end; ++j) {
+      const program_point t = births_[j];
+      ahead_.clear();
+      std::array<std::uint64_t, 16> need{};
+      for (std::size_t k = g; k <= j; ++k)
+        for (node_id v : groups_[k])
+          if (!placed_[v] && live_at(v, t)) {
+            ahead_.push_back(v);
+            for (std::uint32_t S = 1; S < (1u << quarters_); ++S) need[S] += ext_[v].bytes * cmin_[v * 16 + S];
+          }
+      std::sort(ahead_.begin(), ahead_.end(), [&](node_id a, node_id b) { return ext_[a].bytes < ext_[b].bytes; });
+      std::array<std::uint64_t, 4> room{};
+      for (std::uint32_t q = 0; q < quarters_; ++q) {
+        runs_.clear();
+        for (node_id u = 0; u < n_; ++u)
+          if (placed_[u] && (mask(u, part_[u]) >> q & 1) && live_at(u, t)) runs_.push_back({off_[u], off_[u] + ext_[u].bytes});
+        std::sort(runs_.begin(), runs_.end(), [](const run_of_bytes& a, const run_of_bytes& b) { return a.lo < b.lo; });
+        std::uint64_t from = 0;
+        const std::uint64_t cap = lay_.capacity();
+        for (std::size_t i = 0; i <= runs_.size(); ++i) {
+          const std::uint64_t a = i < runs_.size() ? std::min(runs_[i].lo, cap) : cap;
+          for (std::uint64_t lo = align_up(from); lo < a;) {
+            const std::uint64_t seg_end = std::min(a, (lo / lay_.segment_bytes + 1) * lay_.segment_bytes);
+            sizes_.clear();
+            std::uint64_t total = 0;
+            for (node_id v : ahead_)
+              if ((reach_[v] >> q & 1) && ext_[v].bytes <= seg_end - lo) sizes_.push_back(ext_[v].bytes), total += ext_[v].bytes;
+            room[q] += fill_(sizes_, total, seg_end - lo);
+            lo = align_up(seg_end);
+          }
+          if (i < runs_.size()) from = std::max(from, runs_[i].hi);
+        }
+      }
+      for (std::uint32_t S = 1; S < (1u << quarters_); ++S) {
+        std::uint64_t have = 0;
+        for (std::uint32_t q = 0; q < quarters_; ++q)
+          if (S >> q & 1) have += room[q];
+        if (need[S] > have) return false;
+      }
+    }
+    return true;
+  }
+  void memo_store(const print128& p, std::uint32_t allowance) {
+    memo_entry& e = memo_[p[0] & (memo_.size() - 1)];
+    if (same_print(e.print, p) && e.allowance >= allowance) return;
+    e = memo_entry{p, allowance};
+  }
+
+  /// One walk with at most `limit` discrepancies on a path (see the top of this header).
+  bool walk(std::uint64_t& nodes, std::uint32_t limit, bool& skipped) {
+    for (node_id v = 0; v < n_; ++v) placed_[v] = (!pins_.empty() && pins_[v]) || ranges_.ranges(v).empty();
+    waste_.clear();
+    std::vector<frame> stack;
+    if (groups_.empty()) return true;
+    if (descend(0, limit, stack) != 1) return false;
+    while (!stack.empty()) {
+      frame& f = stack.back();
+      if (cur_ != f.group) enter(f.group);  // back from the next group: this birth's live set again
+      if (f.applied) undo(f);
+      if (f.next < f.choices.size() && f.next > f.disc) skipped = true, f.next = f.choices.size();
+      if (f.next == f.choices.size()) {
+        if (f.first_of_group) memo_store(f.print, f.disc);
+        stack.pop_back();
+        continue;
+      }
+      if (++nodes >= budget_ || ((nodes & 255) == 0 && std::chrono::steady_clock::now() > deadline_)) {
+        out_ = true;
+        return false;
+      }
+      watchdog_tick(16);
+      const std::uint32_t left = f.disc - static_cast<std::uint32_t>(f.next);
+      const choice c = f.choices[f.next++];
+      apply(f, c);
+      if (c.v != none && !neighbors_keep_room(c.v)) continue;
+      const std::size_t g = f.group;
+      const int r = descend(g, left, stack);  // may move the stack, and f with it
+      if (r == 2) return true;
+    }
+    return false;
+  }
+
+  const live_range_table& ranges_;
+  std::span<const extent> ext_;
+  std::span<const std::optional<placement>> pins_;
+  const interference_graph& graph_;
+  rect_layout lay_;
+  std::size_t n_;
+  std::uint32_t quarters_;
+  std::uint64_t align_ = 1, budget_ = 0, spare_ = 0;
+  std::chrono::steady_clock::time_point deadline_;
+  bool out_ = false;
+  std::vector<std::uint32_t> part_;
+  std::vector<std::uint64_t> off_;
+  std::vector<std::uint8_t> placed_;
+  std::vector<program_point> last_;                 // one past each node's last point
+  std::vector<node_id> twin_;                       // see shadowed()
+  std::vector<program_point> births_;               // per group
+  std::vector<std::vector<node_id>> groups_;        // free nodes by birth, in time order
+  std::size_t cur_ = 0;                             // the group whose birth active_ describes
+  std::vector<node_id> active_;                     // placed nodes live at births_[cur_]
+  std::vector<empty_run> waste_;                    // runs left empty, a stack over the walk's path
+  std::vector<run_of_bytes> runs_;
+  std::vector<memo_entry> memo_;
+  std::vector<std::uint32_t> reach_;  // per node, the quarters some allowed start touches
+  std::vector<std::uint32_t> cmin_;   // per node and set S of quarters (v * 16 + S), the fewest of S it touches
+  std::vector<node_id> ahead_;
+  std::vector<std::uint64_t> sizes_;
+  subset_fill fill_;
+};
+
+}  // namespace gca::detail
