@@ -31,9 +31,12 @@
 //   choices    free run leaves no sliver; a block against a placed neighbor that dies at the same point
 //              (directly below it, or beside it in the next quarter with the same bytes) frees one joined
 //              place with it, which later births often need whole (a tensor over more quarters, or more
-//              bytes). Then larger area first. Without this order the walk places 10 and 7 of 20
-//              held-out kernels where it places 14 and 11 (mixed, 40 and 60 tensors, 25,000 nodes).
-//   pruning    the area at t (the group's fewest quarters x bytes against the free quarter-bytes);
+//              bytes). Then larger area first. (In a first version of this walk, without this order it
+//              placed 10 and 7 of 20 planted kernels where it placed 14 and 11: mixed, 40 and 60
+//              tensors, seeds 1601-1620, 25,000 nodes.)
+//   pruning    the area at t (the group's fewest quarters x bytes against the free quarter-bytes), with
+//              the slivers a choice leaves above itself that no other node of the group can cover counted
+//              against the spare area (slivers(); planted PSUM kernels of 60 tensors, seeds 1701-1710: 3 -> 8 of 10);
 //              after each placement, every unplaced neighbor of the placed node must keep a position
 //              free of its placed neighbors at some start (a dead node has no completion); and on entering
 //              a group, the exact search's rule R2 at its birth and the next few (ahead_fits): placed
@@ -44,8 +47,9 @@
 //              after it) whose walk failed with d allowed is not walked again with d or fewer.
 //
 // Only completeness is heuristic (the empty branch skips to the next end, not every offset; a block is
-// only tried at the lowest free cell), so the sweep never proves anything; a placement it finds is a placement. Deterministic:
-// the walk depends only on the problem and the node budget (a deadline can only turn found into nothing).
+// only tried at the lowest free cell), so the sweep never proves anything; a placement it finds is a
+// placement. Deterministic: the walk depends only on the problem and the node budget (a deadline can only
+// turn found into nothing).
 #pragma once
 
 #include <algorithm>
@@ -95,8 +99,9 @@ class time_sweeper {
 
  private:
   static constexpr std::uint32_t none = ~std::uint32_t{0};
-  /// How many births ahead_fits checks on entering a group: on held-out mixed kernels of 40 and 60
-  /// tensors, 4 places 9 and 4 of 10 where the group's own birth alone places 7 and 2 (25,000 nodes);
+  /// How many births ahead_fits checks on entering a group: on planted mixed kernels of 40 and 60
+  /// tensors (seeds 1701-1710, 25,000 nodes), 4 places 9 and 4 of 10 where the group's own birth alone
+  /// places 7 and 2;
   /// every later birth cuts nothing more and costs up to 4x the time on 150-tensor kernels.
   static constexpr std::size_t births_ahead = 4;
   struct run_of_bytes {
@@ -235,17 +240,24 @@ class time_sweeper {
       if (mask(u, part_[u]) >> q & 1) runs_.push_back({off_[u], off_[u] + ext_[u].bytes});
     for (const empty_run& w : waste_)
       if (w.group == cur_ && (w.quarters >> q & 1)) runs_.push_back({w.lo, w.hi});
+    return each_free_piece([&](std::uint64_t lo, std::uint64_t hi) {
+      o = lo, e = hi;
+      return true;
+    });
+  }
+  /// Sorts the occupied ranges in runs_, then visits the free pieces they leave in [0, capacity): maximal
+  /// free runs inside one segment, each begun at an aligned offset, lowest first, until `visit(lo, hi)`
+  /// returns true; whether it did.
+  template <class Visit>
+  bool each_free_piece(Visit&& visit) {
     std::sort(runs_.begin(), runs_.end(), [](const run_of_bytes& a, const run_of_bytes& b) { return a.lo < b.lo; });
-    std::uint64_t from = 0;
     const std::uint64_t cap = lay_.capacity();
+    std::uint64_t from = 0;
     for (std::size_t i = 0; i <= runs_.size(); ++i) {
       const std::uint64_t a = i < runs_.size() ? std::min(runs_[i].lo, cap) : cap;
       for (std::uint64_t lo = align_up(from); lo < a;) {
         const std::uint64_t seg_end = (lo / lay_.segment_bytes + 1) * lay_.segment_bytes;
-        if (std::min(a, seg_end) > lo) {
-          o = lo, e = std::min(a, seg_end);
-          return true;
-        }
+        if (visit(lo, std::min(a, seg_end))) return true;
         lo = align_up(seg_end);
       }
       if (i < runs_.size()) from = std::max(from, runs_[i].hi);
@@ -307,7 +319,8 @@ class time_sweeper {
       if (placed_[v] || shadowed(v)) continue;
       const partition_starts st = allowed_partition_starts(ext_[v].partitions, lay_.partitions);
       for (std::uint32_t k = 0; k < st.count; ++k)
-        if ((mask(v, st.start[k]) >> f.quarter & 1) && fits(v, st.start[k], f.offset))
+        if ((mask(v, st.start[k]) >> f.quarter & 1) && fits(v, st.start[k], f.offset) &&
+            slivers(v, st.start[k], f.offset, f.group) <= spare_)
           f.choices.push_back({v, st.start[k], contacts(v, st.start[k], f),
                                std::popcount(mask(v, st.start[k])) * ext_[v].bytes});
     }
@@ -316,6 +329,30 @@ class time_sweeper {
     });
     f.raise_to = raise_to(f);
     if (spare_ >= f.raise_to - f.offset) f.choices.push_back({none, 0, 0, 0});
+  }
+  /// The free bytes that v at (start, o) would leave, in its quarters at the current birth, between its
+  /// top and the next occupied byte (or the segment's end), where that gap is shorter than every other
+  /// unplaced node of the group that can reach the quarter. No node of the group can cover such a sliver
+  /// at this birth, so it stays free there: if the slivers exceed the spare area, the group's nodes no
+  /// longer fit in what is left (the area bound of open()), and the choice has no completion.
+  std::uint64_t slivers(node_id v, std::uint32_t start, std::uint64_t o, std::size_t g) {
+    const std::uint64_t top = o + ext_[v].bytes, seg_end = (o / lay_.segment_bytes + 1) * lay_.segment_bytes;
+    std::uint64_t total = 0;
+    const std::uint32_t m = mask(v, start);
+    for (std::uint32_t q = 0; q < quarters_; ++q) {
+      if (!(m >> q & 1)) continue;
+      std::uint64_t next = seg_end;
+      for (node_id u : active_)
+        if ((mask(u, part_[u]) >> q & 1) && off_[u] >= top && off_[u] < next) next = off_[u];
+      for (const empty_run& w : waste_)
+        if (w.group == cur_ && (w.quarters >> q & 1) && w.lo >= top && w.lo < next) next = w.lo;
+      if (next <= top) continue;
+      std::uint64_t smallest = ~std::uint64_t{0};
+      for (node_id u : groups_[g])
+        if (u != v && !placed_[u] && (reach_[u] >> q & 1)) smallest = std::min(smallest, ext_[u].bytes);
+      if (next - top < smallest) total += next - top;
+    }
+    return total;
   }
   /// Where the empty branch raises the cell to: the lowest end above it, in the run, of a placed neighbor
   /// of an unplaced node of the group that shares the cell's quarter (pins born later among them), the
@@ -336,23 +373,13 @@ class time_sweeper {
   /// Whether w, unplaced, still has a position clear of its placed neighbors at some start.
   bool has_room(node_id w) {
     const partition_starts st = allowed_partition_starts(ext_[w].partitions, lay_.partitions);
-    const std::uint64_t b = ext_[w].bytes, cap = lay_.capacity();
+    const std::uint64_t b = ext_[w].bytes;
     for (std::uint32_t k = 0; k < st.count; ++k) {
       const std::uint32_t m = mask(w, st.start[k]);
       runs_.clear();
       for (node_id u : graph_.neighbors(w))
         if (placed_[u] && (mask(u, part_[u]) & m)) runs_.push_back({off_[u], off_[u] + ext_[u].bytes});
-      std::sort(runs_.begin(), runs_.end(), [](const run_of_bytes& a, const run_of_bytes& c) { return a.lo < c.lo; });
-      std::uint64_t from = 0;
-      for (std::size_t i = 0; i <= runs_.size(); ++i) {
-        const std::uint64_t a = i < runs_.size() ? std::min(runs_[i].lo, cap) : cap;
-        for (std::uint64_t lo = align_up(from); lo + b <= a;) {
-          const std::uint64_t seg_end = (lo / lay_.segment_bytes + 1) * lay_.segment_bytes;
-          if (lo + b <= seg_end) return true;
-          lo = align_up(seg_end);
-        }
-        if (i < runs_.size()) from = std::max(from, runs_[i].hi);
-      }
+      if (each_free_piece([&](std::uint64_t lo, std::uint64_t hi) { return hi - lo >= b; })) return true;
     }
     return false;
   }
@@ -429,23 +456,16 @@ class time_sweeper {
       for (std::uint32_t q = 0; q < quarters_; ++q) {
         runs_.clear();
         for (node_id u = 0; u < n_; ++u)
-          if (placed_[u] && (mask(u, part_[u]) >> q & 1) && live_at(u, t)) runs_.push_back({off_[u], off_[u] + ext_[u].bytes});
-        std::sort(runs_.begin(), runs_.end(), [](const run_of_bytes& a, const run_of_bytes& b) { return a.lo < b.lo; });
-        std::uint64_t from = 0;
-        const std::uint64_t cap = lay_.capacity();
-        for (std::size_t i = 0; i <= runs_.size(); ++i) {
-          const std::uint64_t a = i < runs_.size() ? std::min(runs_[i].lo, cap) : cap;
-          for (std::uint64_t lo = align_up(from); lo < a;) {
-            const std::uint64_t seg_end = std::min(a, (lo / lay_.segment_bytes + 1) * lay_.segment_bytes);
-            sizes_.clear();
-            std::uint64_t total = 0;
-            for (node_id v : ahead_)
-              if ((reach_[v] >> q & 1) && ext_[v].bytes <= seg_end - lo) sizes_.push_back(ext_[v].bytes), total += ext_[v].bytes;
-            room[q] += fill_(sizes_, total, seg_end - lo);
-            lo = align_up(seg_end);
-          }
-          if (i < runs_.size()) from = std::max(from, runs_[i].hi);
-        }
+          if (placed_[u] && (mask(u, part_[u]) >> q & 1) && live_at(u, t))
+            runs_.push_back({off_[u], off_[u] + ext_[u].bytes});
+        each_free_piece([&](std::uint64_t lo, std::uint64_t hi) {
+          sizes_.clear();
+          std::uint64_t total = 0;
+          for (node_id v : ahead_)
+            if ((reach_[v] >> q & 1) && ext_[v].bytes <= hi - lo) sizes_.push_back(ext_[v].bytes), total += ext_[v].bytes;
+          room[q] += fill_(sizes_, total, hi - lo);
+          return false;
+        });
       }
       for (std::uint32_t S = 1; S < (1u << quarters_); ++S) {
         std::uint64_t have = 0;
