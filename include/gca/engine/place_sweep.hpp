@@ -150,13 +150,16 @@ class time_sweeper {
     placed_.assign(n_, 0);
     last_.assign(n_, 0);
     reach_.assign(n_, 0);
+    qm_.assign(n_, 0);
     cmin_.assign(n_ * 16, 0);
+    witness_.assign(n_, std::nullopt);
     std::vector<node_id> free;
     for (node_id v = 0; v < n_; ++v) {
       const auto r = ranges_.ranges(v);
       if (!r.empty()) last_[v] = r.back().end;
       if (!pins_.empty() && pins_[v]) {
         part_[v] = pins_[v]->partition, off_[v] = pins_[v]->offset, placed_[v] = 1;
+        qm_[v] = mask(v, part_[v]);
         continue;
       }
       const partition_starts st = allowed_partition_starts(ext_[v].partitions, lay_.partitions);
@@ -169,7 +172,7 @@ class time_sweeper {
         cmin_[v * 16 + S] = fewest;
       }
       if (r.empty()) {  // never live: meets nothing
-        part_[v] = st.start[0], placed_[v] = 1;
+        part_[v] = st.start[0], placed_[v] = 1, qm_[v] = mask(v, part_[v]);
         continue;
       }
       free.push_back(v);
@@ -214,7 +217,7 @@ class time_sweeper {
   /// false when no cell is left while the group is not placed, or the area at the birth is short.
   bool open(frame& f) {
     std::uint64_t used = 0;
-    for (node_id u : active_) used += std::popcount(mask(u, part_[u])) * ext_[u].bytes;
+    for (node_id u : active_) used += std::popcount(qm_[u]) * ext_[u].bytes;
     for (const empty_run& w : waste_)
       if (w.group == cur_) used += std::popcount(w.quarters) * (w.hi - w.lo);
     std::uint64_t need = 0;
@@ -237,7 +240,7 @@ class time_sweeper {
   bool lowest_free(std::uint32_t q, std::uint64_t& o, std::uint64_t& e) {
     runs_.clear();
     for (node_id u : active_)
-      if (mask(u, part_[u]) >> q & 1) runs_.push_back({off_[u], off_[u] + ext_[u].bytes});
+      if (qm_[u] >> q & 1) runs_.push_back({off_[u], off_[u] + ext_[u].bytes});
     for (const empty_run& w : waste_)
       if (w.group == cur_ && (w.quarters >> q & 1)) runs_.push_back({w.lo, w.hi});
     return each_free_piece([&](std::uint64_t lo, std::uint64_t hi) {
@@ -270,7 +273,7 @@ class time_sweeper {
     if (o + b > lay_.capacity() || o / lay_.segment_bytes != (o + b - 1) / lay_.segment_bytes) return false;
     const std::uint32_t m = mask(v, start);
     for (node_id u : graph_.neighbors(v))
-      if (placed_[u] && (mask(u, part_[u]) & m) && off_[u] < o + b && o < off_[u] + ext_[u].bytes) return false;
+      if (placed_[u] && (qm_[u] & m) && off_[u] < o + b && o < off_[u] + ext_[u].bytes) return false;
     return true;
   }
   /// How much a block closes space (see the top of this header): flush with the run's end, and against a
@@ -280,7 +283,7 @@ class time_sweeper {
     int c = f.offset + ext_[v].bytes == f.run_end ? 4 : 0;
     for (node_id u : active_) {
       if (last_[u] != last_[v]) continue;
-      const std::uint32_t mu = mask(u, part_[u]);
+      const std::uint32_t mu = qm_[u];
       if ((mu & m) && off_[u] + ext_[u].bytes == f.offset) c += 1;
       else if (!(mu & m) && (mu & beside) && off_[u] == f.offset && ext_[u].bytes == ext_[v].bytes) c += 2;
     }
@@ -313,20 +316,36 @@ class time_sweeper {
         if (same(sorted[k - 1], sorted[k])) twin_[sorted[k]] = sorted[k - 1];
     }
   }
+  /// Per quarter, the two smallest unplaced nodes of group g that can reach it (for slivers()).
+  void find_smallest(std::size_t g) {
+    for (std::uint32_t q = 0; q < quarters_; ++q) {
+      smallest_[q] = smallest_pair{};
+      for (node_id u : groups_[g]) {
+        if (placed_[u] || !(reach_[u] >> q & 1)) continue;
+        smallest_pair& s = smallest_[q];
+        if (ext_[u].bytes < s.bytes) s.second = s.bytes, s.bytes = ext_[u].bytes, s.node = u;
+        else if (ext_[u].bytes < s.second) s.second = ext_[u].bytes;
+      }
+    }
+  }
   void choices(frame& f) {
     f.choices.clear();
+    find_smallest(f.group);
     for (node_id v : groups_[f.group]) {
-      if (placed_[v] || shadowed(v)) continue;
+      // The run holds the block (its end is the next byte taken at this birth in the cell's quarter, or
+      // the segment's end): a cheap test before fits() reads the neighbors.
+      if (placed_[v] || shadowed(v) || f.offset + ext_[v].bytes > f.run_end) continue;
       const partition_starts st = allowed_partition_starts(ext_[v].partitions, lay_.partitions);
       for (std::uint32_t k = 0; k < st.count; ++k)
         if ((mask(v, st.start[k]) >> f.quarter & 1) && fits(v, st.start[k], f.offset) &&
-            slivers(v, st.start[k], f.offset, f.group) <= spare_)
+            slivers(v, st.start[k], f.offset) <= spare_)
           f.choices.push_back({v, st.start[k], contacts(v, st.start[k], f),
                                std::popcount(mask(v, st.start[k])) * ext_[v].bytes});
     }
     std::stable_sort(f.choices.begin(), f.choices.end(), [](const choice& a, const choice& b) {
       return a.contacts != b.contacts ? a.contacts > b.contacts : a.area > b.area;
     });
+    if (spare_ == 0) return;  // nothing may stay empty at this birth
     f.raise_to = raise_to(f);
     if (spare_ >= f.raise_to - f.offset) f.choices.push_back({none, 0, 0, 0});
   }
@@ -335,7 +354,7 @@ class time_sweeper {
   /// unplaced node of the group that can reach the quarter. No node of the group can cover such a sliver
   /// at this birth, so it stays free there: if the slivers exceed the spare area, the group's nodes no
   /// longer fit in what is left (the area bound of open()), and the choice has no completion.
-  std::uint64_t slivers(node_id v, std::uint32_t start, std::uint64_t o, std::size_t g) {
+  std::uint64_t slivers(node_id v, std::uint32_t start, std::uint64_t o) {
     const std::uint64_t top = o + ext_[v].bytes, seg_end = (o / lay_.segment_bytes + 1) * lay_.segment_bytes;
     std::uint64_t total = 0;
     const std::uint32_t m = mask(v, start);
@@ -343,13 +362,11 @@ class time_sweeper {
       if (!(m >> q & 1)) continue;
       std::uint64_t next = seg_end;
       for (node_id u : active_)
-        if ((mask(u, part_[u]) >> q & 1) && off_[u] >= top && off_[u] < next) next = off_[u];
+        if ((qm_[u] >> q & 1) && off_[u] >= top && off_[u] < next) next = off_[u];
       for (const empty_run& w : waste_)
         if (w.group == cur_ && (w.quarters >> q & 1) && w.lo >= top && w.lo < next) next = w.lo;
       if (next <= top) continue;
-      std::uint64_t smallest = ~std::uint64_t{0};
-      for (node_id u : groups_[g])
-        if (u != v && !placed_[u] && (reach_[u] >> q & 1)) smallest = std::min(smallest, ext_[u].bytes);
+      const std::uint64_t smallest = smallest_[q].node == v ? smallest_[q].second : smallest_[q].bytes;
       if (next - top < smallest) total += next - top;
     }
     return total;
@@ -362,7 +379,7 @@ class time_sweeper {
     for (node_id v : groups_[f.group]) {
       if (placed_[v]) continue;
       for (node_id u : graph_.neighbors(v))
-        if (placed_[u] && (mask(u, part_[u]) >> f.quarter & 1)) {
+        if (placed_[u] && (qm_[u] >> f.quarter & 1)) {
           const std::uint64_t e = align_up(off_[u] + ext_[u].bytes);
           if (e > f.offset && e < to) to = e;
         }
@@ -370,22 +387,38 @@ class time_sweeper {
     return to;
   }
 
-  /// Whether w, unplaced, still has a position clear of its placed neighbors at some start.
-  bool has_room(node_id w) {
+  /// Whether w, unplaced, still has a position clear of its placed neighbors at some start, now that v
+  /// is placed. Each node keeps the last such position found (its witness): a witness is clear of every
+  /// placed neighbor when found, each neighbor placed later is checked against it here (every placement
+  /// checks all its unplaced neighbors, or is undone at once), and undoing placements frees positions;
+  /// so a witness that v does not overlap is still clear, and only then is the memory searched again.
+  bool has_room(node_id w, node_id v) {
+    if (witness_[w] && !meets(w, *witness_[w], v)) return true;
+    witness_[w].reset();
     const partition_starts st = allowed_partition_starts(ext_[w].partitions, lay_.partitions);
     const std::uint64_t b = ext_[w].bytes;
     for (std::uint32_t k = 0; k < st.count; ++k) {
       const std::uint32_t m = mask(w, st.start[k]);
       runs_.clear();
       for (node_id u : graph_.neighbors(w))
-        if (placed_[u] && (mask(u, part_[u]) & m)) runs_.push_back({off_[u], off_[u] + ext_[u].bytes});
-      if (each_free_piece([&](std::uint64_t lo, std::uint64_t hi) { return hi - lo >= b; })) return true;
+        if (placed_[u] && (qm_[u] & m)) runs_.push_back({off_[u], off_[u] + ext_[u].bytes});
+      if (each_free_piece([&](std::uint64_t lo, std::uint64_t hi) {
+            if (hi - lo < b) return false;
+            witness_[w] = placement{st.start[k], lo};
+            return true;
+          }))
+        return true;
     }
     return false;
   }
+  /// Whether w at p and the placed v share a partition and a byte.
+  bool meets(node_id w, const placement& p, node_id v) const {
+    return (mask(w, p.partition) & qm_[v]) && p.offset < off_[v] + ext_[v].bytes &&
+           off_[v] < p.offset + ext_[w].bytes;
+  }
   bool neighbors_keep_room(node_id v) {
     for (node_id w : graph_.neighbors(v))
-      if (!placed_[w] && !has_room(w)) return false;
+      if (!placed_[w] && !has_room(w, v)) return false;
     return true;
   }
 
@@ -393,7 +426,7 @@ class time_sweeper {
     if (c.v == none) {
       waste_.push_back({std::uint32_t{1} << f.quarter, f.offset, f.raise_to, f.group});
     } else {
-      placed_[c.v] = 1, part_[c.v] = c.partition, off_[c.v] = f.offset;
+      placed_[c.v] = 1, part_[c.v] = c.partition, off_[c.v] = f.offset, qm_[c.v] = mask(c.v, c.partition);
       active_.push_back(c.v);
     }
     f.applied = true;
@@ -456,7 +489,7 @@ class time_sweeper {
       for (std::uint32_t q = 0; q < quarters_; ++q) {
         runs_.clear();
         for (node_id u = 0; u < n_; ++u)
-          if (placed_[u] && (mask(u, part_[u]) >> q & 1) && live_at(u, t))
+          if (placed_[u] && (qm_[u] >> q & 1) && live_at(u, t))
             runs_.push_back({off_[u], off_[u] + ext_[u].bytes});
         each_free_piece([&](std::uint64_t lo, std::uint64_t hi) {
           sizes_.clear();
@@ -528,14 +561,21 @@ class time_sweeper {
   std::vector<std::uint32_t> part_;
   std::vector<std::uint64_t> off_;
   std::vector<std::uint8_t> placed_;
+  std::vector<std::uint32_t> qm_;                   // per placed node, the quarters it takes
   std::vector<program_point> last_;                 // one past each node's last point
   std::vector<node_id> twin_;                       // see shadowed()
+  std::vector<std::optional<placement>> witness_;   // see has_room()
   std::vector<program_point> births_;               // per group
   std::vector<std::vector<node_id>> groups_;        // free nodes by birth, in time order
   std::size_t cur_ = 0;                             // the group whose birth active_ describes
   std::vector<node_id> active_;                     // placed nodes live at births_[cur_]
   std::vector<empty_run> waste_;                    // runs left empty, a stack over the walk's path
   std::vector<run_of_bytes> runs_;
+  struct smallest_pair {
+    std::uint64_t bytes = ~std::uint64_t{0}, second = ~std::uint64_t{0};
+    node_id node = none;
+  };
+  std::array<smallest_pair, 4> smallest_{};
   std::vector<memo_entry> memo_;
   std::vector<std::uint32_t> reach_;  // per node, the quarters some allowed start touches
   std::vector<std::uint32_t> cmin_;   // per node and set S of quarters (v * 16 + S), the fewest of S it touches
