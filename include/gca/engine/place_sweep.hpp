@@ -101,8 +101,7 @@ class time_sweeper {
   static constexpr std::uint32_t none = ~std::uint32_t{0};
   /// How many births ahead_fits checks on entering a group: on planted mixed kernels of 40 and 60
   /// tensors (seeds 1701-1710, 25,000 nodes), 4 places 9 and 4 of 10 where the group's own birth alone
-  /// places 7 and 2;
-  /// every later birth cuts nothing more and costs up to 4x the time on 150-tensor kernels.
+  /// places 7 and 2; every later birth cuts nothing more and costs up to 4x the time at 150 tensors.
   static constexpr std::size_t births_ahead = 4;
   struct run_of_bytes {
     std::uint64_t lo, hi;
