@@ -45,6 +45,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <chrono>
 #include <iterator>
 #include <cstdint>
@@ -84,6 +85,48 @@ inline std::uint32_t quarter_mask(std::uint32_t start, std::uint32_t parts) {
   for (std::uint32_t q = start / 32; q * 32 < start + parts && q < 32; ++q) m |= 1u << q;
   return m;
 }
+
+/// The quarters a free block of `parts` partitions can touch at its allowed starts `st`, with, in
+/// cmin[S] for every set S of the first `quarters` quarters (S = 1 .. 2^quarters - 1), the fewest of S it
+/// touches at any of them: rule R2's c_S (0 when it has no start). Shared by the exact search
+/// (place_searcher::prepare_quarters) and the time sweep (engine/place_sweep.hpp).
+inline std::uint32_t quarter_reach(const partition_starts& st, std::uint32_t parts, std::uint32_t quarters,
+                                   std::uint32_t* cmin) {
+  std::uint32_t reach = 0;
+  for (std::uint32_t k = 0; k < st.count; ++k) reach |= quarter_mask(st.start[k], parts);
+  for (std::uint32_t S = 1; S < (1u << quarters); ++S) {
+    std::uint32_t fewest = 32;
+    for (std::uint32_t k = 0; k < st.count; ++k)
+      fewest = std::min<std::uint32_t>(fewest, static_cast<std::uint32_t>(std::popcount(quarter_mask(st.start[k], parts) & S)));
+    cmin[S] = st.count == 0 ? 0 : fewest;
+  }
+  return reach;
+}
+
+/// Failed states of a walk with limited discrepancy, by print, each with the discrepancies it was
+/// allowed: a state that failed with d allowed fails again with d or fewer, so it is not walked again.
+/// One entry per slot (2^16), a newer print replacing an older one: forgetting is sound. Shared by the
+/// skyline fill and the time sweep.
+class failed_states {
+ public:
+  void clear() { slots_.assign(std::size_t{1} << 16, entry{}); }
+  bool failed(const print128& p, std::uint32_t allowance) const {
+    const entry& e = slots_[p[0] & (slots_.size() - 1)];
+    return same_print(e.print, p) && e.allowance >= allowance;
+  }
+  void store(const print128& p, std::uint32_t allowance) {
+    entry& e = slots_[p[0] & (slots_.size() - 1)];
+    if (same_print(e.print, p) && e.allowance >= allowance) return;
+    e = entry{p, allowance};
+  }
+
+ private:
+  struct entry {
+    print128 print{};
+    std::uint32_t allowance = 0;
+  };
+  std::vector<entry> slots_;
+};
 
 /// The most bytes that a subset of `sizes` (sorted ascending, summing to `total`) fills of `len` bytes:
 /// the largest subset sum <= len when that is cheap to find (at most 16 sizes, 256 distinct sums), else
@@ -442,27 +485,12 @@ class skyline_filler {
     return far == top ? lay_.capacity() : far;
   }
 
-  /// A failed state, remembered with the discrepancies it was allowed (see walk).
-  struct memo_entry {
-    std::array<std::uint64_t, 2> print{};
-    std::uint32_t allowance = 0;
-  };
-  bool memo_failed(const std::array<std::uint64_t, 2>& k, std::uint32_t allowance) const {
-    const memo_entry& e = memo_[k[0] & (memo_.size() - 1)];
-    return same_print(e.print, k) && e.allowance >= allowance;
-  }
-  void memo_store(const std::array<std::uint64_t, 2>& k, std::uint32_t allowance) {
-    memo_entry& e = memo_[k[0] & (memo_.size() - 1)];
-    if (same_print(e.print, k) && e.allowance >= allowance) return;
-    e = memo_entry{k, allowance};
-  }
-
   /// Limited discrepancy, as in the exact search: walks with a growing limit on how many times a path may
   /// take a branch other than the first (0, 1, 2, 4, ...), so a wrong early choice is revisited after a
   /// few thousand nodes instead of after everything below it. A state whose walk failed with d
   /// discrepancies allowed is not walked again with d or fewer.
   bool walk(std::uint64_t& nodes) {
-    memo_.assign(std::size_t{1} << 16, memo_entry{});
+    memo_.clear();
     for (std::uint32_t limit = 0;; limit = limit == 0 ? 1 : 2 * limit) {
       bool skipped = false;
       if (walk(nodes, limit, skipped)) return true;
@@ -480,7 +508,7 @@ class skyline_filler {
       f.print = hash_;
       f.disc = d;
       const auto c = lowest_cell();
-      if (c && !memo_failed(f.print, limit - d)) {
+      if (c && !memo_.failed(f.print, limit - d)) {
         f.cell = *c;
         f.level = *align_up(floor_[*c], lay_.alignment);
         f.choices = choices(*c, f.level);
@@ -510,7 +538,7 @@ class skyline_filler {
         f.next = f.choices.size();
       }
       if (f.next == f.choices.size()) {
-        if (!f.choices.empty()) memo_store(f.print, limit - f.disc);
+        if (!f.choices.empty()) memo_.store(f.print, limit - f.disc);
         stack.pop_back();
         continue;
       }
@@ -565,7 +593,7 @@ class skyline_filler {
   std::vector<start_range> runs_;
   subset_fill fill_;
   std::array<std::uint64_t, 2> hash_{mix(0, 5), mix(0, 6)};  // never {0, 0}, the empty memo slot
-  std::vector<memo_entry> memo_;
+  failed_states memo_;
 };
 
 }  // namespace gca::detail

@@ -460,14 +460,10 @@ class place_searcher {
     reach_.assign(n_, 0);
     for (node_id v = 0; v < n_; ++v) {
       const partition_starts st = starts(v);
-      for (std::uint32_t k = 0; k < st.count; ++k) reach_[v] |= quarter_mask(st.start[k], p_.extents[v].partitions);
-      for (std::uint32_t S = 1; S <= sets_; ++S) {
-        std::uint32_t best = 32;
-        for (std::uint32_t k = 0; k < st.count; ++k)
-          best = std::min<std::uint32_t>(best, static_cast<std::uint32_t>(std::popcount(quarter_mask(st.start[k], p_.extents[v].partitions) & S)));
-        if (pinned(v)) best = static_cast<std::uint32_t>(std::popcount(quarter_mask(part_[v], p_.extents[v].partitions) & S));
-        cmin_[v * 16 + S] = st.count == 0 ? 0 : best;
-      }
+      reach_[v] = quarter_reach(st, p_.extents[v].partitions, quarters_, &cmin_[v * 16]);
+      if (pinned(v) && st.count != 0)  // a pin touches exactly its own quarters
+        for (std::uint32_t S = 1; S <= sets_; ++S)
+          cmin_[v * 16 + S] = static_cast<std::uint32_t>(std::popcount(quarter_mask(part_[v], p_.extents[v].partitions) & S));
     }
   }
 

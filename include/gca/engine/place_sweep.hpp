@@ -85,7 +85,7 @@ class time_sweeper {
     if (!prepare()) return std::nullopt;
     budget_ = max_nodes;
     deadline_ = deadline;
-    memo_.assign(std::size_t{1} << 16, memo_entry{});
+    memo_.clear();
     for (std::uint32_t limit = 0;; ++limit) {
       bool skipped = false;
       if (walk(nodes, limit, skipped)) {
@@ -128,10 +128,6 @@ class time_sweeper {
     print128 print{};  // the time's state, when this frame is the first of its group
     bool first_of_group = false;
   };
-  struct memo_entry {
-    print128 print{};
-    std::uint32_t allowance = 0;
-  };
 
   std::uint32_t mask(node_id v, std::uint32_t start) const { return quarter_mask(start, ext_[v].partitions); }
   std::uint64_t align_up(std::uint64_t x) const { return (x + align_ - 1) / align_ * align_; }
@@ -163,13 +159,7 @@ class time_sweeper {
       }
       const partition_starts st = allowed_partition_starts(ext_[v].partitions, lay_.partitions);
       if (st.count == 0 || ext_[v].bytes > lay_.segment_bytes) return false;
-      for (std::uint32_t k = 0; k < st.count; ++k) reach_[v] |= mask(v, st.start[k]);
-      for (std::uint32_t S = 1; S < (1u << quarters_); ++S) {
-        std::uint32_t fewest = quarters_;
-        for (std::uint32_t k = 0; k < st.count; ++k)
-          fewest = std::min<std::uint32_t>(fewest, static_cast<std::uint32_t>(std::popcount(mask(v, st.start[k]) & S)));
-        cmin_[v * 16 + S] = fewest;
-      }
+      reach_[v] = quarter_reach(st, ext_[v].partitions, quarters_, &cmin_[v * 16]);
       if (r.empty()) {  // never live: meets nothing
         part_[v] = st.start[0], placed_[v] = 1, qm_[v] = mask(v, part_[v]);
         continue;
@@ -452,15 +442,14 @@ class time_sweeper {
     f.group = g, f.disc = disc;
     if (first) {
       f.first_of_group = true, f.print = state_print(g);
-      const memo_entry& e = memo_[f.print[0] & (memo_.size() - 1)];
-      if (same_print(e.print, f.print) && e.allowance >= disc) return 0;
+      if (memo_.failed(f.print, disc)) return 0;
       if (!ahead_fits(g, births_ahead)) {
-        memo_store(f.print, disc);
+        memo_.store(f.print, disc);
         return 0;
       }
     }
     if (!open(f)) {
-      if (first) memo_store(f.print, disc);
+      if (first) memo_.store(f.print, disc);
       return 0;
     }
     stack.push_back(std::move(f));
@@ -508,11 +497,6 @@ class time_sweeper {
     }
     return true;
   }
-  void memo_store(const print128& p, std::uint32_t allowance) {
-    memo_entry& e = memo_[p[0] & (memo_.size() - 1)];
-    if (same_print(e.print, p) && e.allowance >= allowance) return;
-    e = memo_entry{p, allowance};
-  }
 
   /// One walk with at most `limit` discrepancies on a path (see the top of this header).
   bool walk(std::uint64_t& nodes, std::uint32_t limit, bool& skipped) {
@@ -527,7 +511,7 @@ class time_sweeper {
       if (f.applied) undo(f);
       if (f.next < f.choices.size() && f.next > f.disc) skipped = true, f.next = f.choices.size();
       if (f.next == f.choices.size()) {
-        if (f.first_of_group) memo_store(f.print, f.disc);
+        if (f.first_of_group) memo_.store(f.print, f.disc);
         stack.pop_back();
         continue;
       }
@@ -575,7 +559,7 @@ class time_sweeper {
     node_id node = none;
   };
   std::array<smallest_pair, 4> smallest_{};
-  std::vector<memo_entry> memo_;
+  failed_states memo_;
   std::vector<std::uint32_t> reach_;  // per node, the quarters some allowed start touches
   std::vector<std::uint32_t> cmin_;   // per node and set S of quarters (v * 16 + S), the fewest of S it touches
   std::vector<node_id> ahead_;
