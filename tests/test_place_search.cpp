@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <optional>
 #include <random>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -936,4 +937,65 @@ TEST_CASE("place_search: the time sweep places planted kernels by sweep that the
   CHECK(sb_with >= sb_without + 4);
   CHECK(psum_with == 8);
   CHECK(psum_with >= psum_without + 5);
+}
+
+// Rule R2's largest subset sum (place_fill.hpp, subset_fill): its answer against the definition, a set of
+// the distinct sums <= len built size by size (len once len is reached or more than 256 sums appear), on
+// random sizes of small and large gcd (the bit-set and the merged-list paths), and against brute force
+// over every subset where it answers below len (then it must be exact; it may never be below the best).
+TEST_CASE("subset_fill: the largest subset sum within a length, against its definition and brute force") {
+  gca::detail::subset_fill fill;
+  CHECK(fill({3, 5, 9}, 17, 13) == 12);          // 3 + 9
+  CHECK(fill({3, 5, 9}, 17, 11) == 9);           // 9, or 3 + 5 = 8
+  CHECK(fill({4, 6}, 10, 3) == 0);               // nothing fits
+  CHECK(fill({64, 128, 192}, 384, 320) == 320);  // 128 + 192, reaching len
+  std::mt19937_64 rng(7);
+  auto pick = [&](std::uint64_t lo, std::uint64_t hi) { return std::uniform_int_distribution<std::uint64_t>(lo, hi)(rng); };
+  int below = 0;
+  for (int trial = 0; trial < 3000; ++trial) {
+    const std::uint64_t unit = trial % 3 == 0 ? 1 : trial % 3 == 1 ? 64 : pick(1, 5000);
+    std::vector<std::uint64_t> sizes(pick(1, trial % 7 == 0 ? 20 : 12));
+    for (auto& x : sizes) x = unit * pick(1, trial % 2 ? 60 : 3000);
+    std::sort(sizes.begin(), sizes.end());
+    std::uint64_t total = 0;
+    for (std::uint64_t x : sizes) total += x;
+    const std::uint64_t len = pick(0, total + unit);
+    const std::uint64_t got = fill(sizes, total, len);
+    std::uint64_t expected = len;  // the definition
+    if (sizes.front() > len) expected = 0;
+    else if (total <= len) expected = total;
+    else if (total - sizes.front() <= len) expected = total - sizes.front();
+    else if (sizes.size() <= 16) {
+      std::set<std::uint64_t> sums{0};
+      bool cut = false;
+      for (std::uint64_t x : sizes) {
+        std::vector<std::uint64_t> more;
+        for (std::uint64_t t : sums)
+          if (t + x <= len) more.push_back(t + x);
+        sums.insert(more.begin(), more.end());
+        if (*sums.rbegin() == len || sums.size() > 256) {
+          cut = true;
+          break;
+        }
+      }
+      if (!cut) expected = *sums.rbegin();
+    }
+    CAPTURE(trial);
+    CHECK(got == expected);
+    if (sizes.size() <= 16) {
+      std::uint64_t best = 0;
+      for (std::uint32_t m = 0; m < (1u << sizes.size()); ++m) {
+        std::uint64_t t = 0;
+        for (std::size_t k = 0; k < sizes.size(); ++k) t += (m >> k & 1) ? sizes[k] : 0;
+        if (t <= len) best = std::max(best, t);
+      }
+      CHECK(got >= best);
+      if (got < len) {
+        CHECK(got == best);
+        ++below;
+      }
+    }
+  }
+  MESSAGE(below << " of 3000 answered below len");
+  CHECK(below >= 500);
 }

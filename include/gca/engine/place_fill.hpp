@@ -48,6 +48,7 @@
 #include <bit>
 #include <chrono>
 #include <iterator>
+#include <numeric>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -131,7 +132,10 @@ class failed_states {
 /// The most bytes that a subset of `sizes` (sorted ascending, summing to `total`) fills of `len` bytes:
 /// the largest subset sum <= len when that is cheap to find (at most 16 sizes, 256 distinct sums), else
 /// len, which is larger. (When all but the smallest fit, that is the answer: a subset that fits leaves
-/// one size out.) Shared by the exact search's rule R2 and the fill's bound; keeps its scratch space.
+/// one size out.) Shared by the exact search's rule R2, the fill's bound and the sweep's look-ahead; it was
+/// 62 % of gca-alloc's time on a planted kernel the search gives up on (docs/PERFORMANCE.md section 10,
+/// "Cheaper subset sums"), hence two faster paths with the same answers: a bit set when the sizes share a
+/// large enough factor, else the merged lists behind a memory of recent answers. Keeps its scratch space.
 class subset_fill {
  public:
   std::uint64_t operator()(const std::vector<std::uint64_t>& sizes, std::uint64_t total, std::uint64_t len) {
@@ -139,23 +143,92 @@ class subset_fill {
     if (total <= len) return total;
     if (total - sizes.front() <= len) return total - sizes.front();
     if (sizes.size() > 16) return len;
-    sums_.assign(1, 0);
-    for (const std::uint64_t x : sizes) {
-      shifted_.clear();
-      for (std::uint64_t t : sums_) {
-        if (t + x > len) break;
-        shifted_.push_back(t + x);
-      }
-      merged_.clear();
-      std::set_union(sums_.begin(), sums_.end(), shifted_.begin(), shifted_.end(), std::back_inserter(merged_));
-      sums_.swap(merged_);
-      if (sums_.back() == len || sums_.size() > 256) return len;
-    }
-    return sums_.back();
+    std::uint64_t g = 0;  // the sizes' gcd, while the bit set can still hold len in its units
+    for (std::size_t k = 0; k < sizes.size() && (g == 0 || len / g < 64 * words); ++k) g = std::gcd(g, sizes[k]);
+    return len / g < 64 * words ? by_bits(sizes, len, g) : remembered(sizes, len);
   }
 
  private:
-  std::vector<std::uint64_t> sums_, shifted_, merged_;
+  static constexpr std::size_t words = 64;  // by_bits's reach: sums up to 4,095 units of the sizes' gcd
+  /// The distinct sums <= len, after each size: the sums before, merged with those sums plus the size.
+  /// Both lists strictly ascending, so one merge pass keeps the result so, without a duplicate; at most
+  /// 256 sums enter a pass, so at most 512 leave it.
+  std::uint64_t by_lists(const std::vector<std::uint64_t>& sizes, std::uint64_t len) {
+    std::uint64_t* from = one_.data();
+    std::uint64_t* to = two_.data();
+    std::size_t n = 1;
+    from[0] = 0;
+    for (const std::uint64_t x : sizes) {
+      std::size_t i = 0, j = 0, m = 0;
+      while (j < n && from[j] + x <= len) {
+        const std::uint64_t shifted = from[j] + x;
+        if (i < n && from[i] < shifted) {
+          to[m++] = from[i++];
+        } else {
+          if (i < n && from[i] == shifted) ++i;
+          to[m++] = shifted, ++j;
+        }
+      }
+      while (i < n) to[m++] = from[i++];
+      if (to[m - 1] == len || m > 256) return len;
+      std::swap(from, to);
+      n = m;
+    }
+    return from[n - 1];
+  }
+  /// The same sums as a bit set in units of g, the sizes' gcd (every sum is a multiple of it): bit k is
+  /// the sum k g. Adding a size is one shift-or, and the count and the largest sum are read off the
+  /// words; so the answer is by_lists's, at a fraction of its branches (this is rule R2's hot loop).
+  std::uint64_t by_bits(const std::vector<std::uint64_t>& sizes, std::uint64_t len, std::uint64_t g) {
+    const std::uint64_t top = len / g;  // the largest sum that fits, in units
+    const std::size_t used = static_cast<std::size_t>(top / 64) + 1;
+    const std::uint64_t last_mask = top % 64 == 63 ? ~std::uint64_t{0} : (std::uint64_t{2} << (top % 64)) - 1;
+    std::fill(bits_.begin(), bits_.begin() + static_cast<std::ptrdiff_t>(used), 0);
+    bits_[0] = 1;
+    for (const std::uint64_t x : sizes) {
+      const std::uint64_t units = x / g;
+      const std::size_t ws = static_cast<std::size_t>(units / 64);
+      const unsigned bs = static_cast<unsigned>(units % 64);
+      for (std::size_t w = used; w-- > ws;) {  // from the top down: reads only words not yet written
+        std::uint64_t in = bits_[w - ws] << bs;
+        if (bs != 0 && w > ws) in |= bits_[w - ws - 1] >> (64 - bs);
+        bits_[w] |= in;
+      }
+      bits_[used - 1] &= last_mask;
+      std::size_t count = 0;
+      for (std::size_t w = 0; w < used; ++w) count += static_cast<std::size_t>(std::popcount(bits_[w]));
+      if ((len % g == 0 && (bits_[used - 1] >> (top % 64) & 1)) || count > 256) return len;
+    }
+    std::size_t w = used;
+    while (bits_[w - 1] == 0) --w;  // bit 0 (the empty sum) is always set
+    return (static_cast<std::uint64_t>(w - 1) * 64 + static_cast<std::uint64_t>(63 - std::countl_zero(bits_[w - 1]))) * g;
+  }
+
+  /// by_lists through a memory of recent answers: the exact search asks the same gaps with the same
+  /// candidates at node after node (a placement changes a few gaps), and a merged-list answer costs up
+  /// to 16 passes over 512 sums. A slot per hash of (sizes, len), the newer answer replacing the older;
+  /// a hit compares the whole key, so the answer is by_lists's.
+  std::uint64_t remembered(const std::vector<std::uint64_t>& sizes, std::uint64_t len) {
+    if (memo_.empty()) memo_.resize(memo_slots);
+    std::uint64_t h = len * 0x9e3779b97f4a7c15ull;
+    for (const std::uint64_t x : sizes) h = (h ^ x) * 0xff51afd7ed558ccdull, h ^= h >> 29;
+    memo_entry& e = memo_[h & (memo_slots - 1)];
+    if (e.count == sizes.size() && e.len == len && std::equal(sizes.begin(), sizes.end(), e.sizes.begin()))
+      return e.answer;
+    e.count = static_cast<std::uint32_t>(sizes.size()), e.len = len;
+    std::copy(sizes.begin(), sizes.end(), e.sizes.begin());
+    return e.answer = by_lists(sizes, len);
+  }
+
+  static constexpr std::size_t memo_slots = 1024;
+  struct memo_entry {
+    std::uint32_t count = 0;  // 0: empty (a call has at least one size)
+    std::uint64_t len = 0, answer = 0;
+    std::array<std::uint64_t, 16> sizes{};
+  };
+  std::array<std::uint64_t, 512> one_{}, two_{};
+  std::array<std::uint64_t, words> bits_{};
+  std::vector<memo_entry> memo_;
 };
 
 class skyline_filler {
