@@ -9,8 +9,10 @@
 #include <cstdint>
 #include <optional>
 #include <random>
+#include <set>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include <gca/engine/lanes.hpp>
@@ -638,4 +640,31 @@ TEST_CASE("watchdog: a caller's deadline stops the exact search with timeout_err
   linear_search_options o;
   o.node_limit = 1000;
   CHECK(in.run(1048576, o).status == search_status::gave_up);  // outside a scope: unchanged
+}
+
+// The 1-D search's table of failed states (search.hpp, print_set): every answer against std::set over
+// random prints with many collisions of their slot bits, the print {0, 0} (its empty-slot mark), repeats,
+// growth past several table sizes, and clear().
+TEST_CASE("print_set: contains and size agree with std::set, through growth and clear") {
+  using gca::detail::print_key;
+  gca::detail::print_set s;
+  std::set<std::pair<std::uint64_t, std::uint64_t>> ref;
+  std::mt19937_64 rng(11);
+  for (int round = 0; round < 2; ++round) {
+    for (int i = 0; i < 20000; ++i) {
+      // a in few values (many share a slot), b free; now and then the zero print
+      const print_key k = i % 997 == 0 ? print_key{0, 0} : print_key{rng() % 5000 * 64, rng() % 3};
+      CHECK(s.contains(k) == ref.contains({k.a, k.b}));
+      if (rng() % 2) {
+        s.insert(k);
+        ref.insert({k.a, k.b});
+      }
+      REQUIRE(s.size() == ref.size());
+    }
+    for (const auto& [a, b] : ref) CHECK(s.contains(print_key{a, b}));
+    s.clear();
+    ref.clear();
+    CHECK(s.size() == 0);
+    CHECK_FALSE(s.contains(print_key{0, 0}));
+  }
 }

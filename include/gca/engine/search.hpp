@@ -270,6 +270,65 @@ concept linear_search_geometry = GeometryPolicy<G> && requires(const G& g) {
   { g.alignment() } -> std::convertible_to<std::uint64_t>;
 };
 
+/// A 128-bit print of a search state (R4).
+struct print_key {
+  std::uint64_t a, b;
+  friend bool operator==(const print_key&, const print_key&) = default;
+};
+
+/// The failed states (R4's table): a set of 128-bit prints, open addressing with linear probing in a
+/// power-of-two table kept at most half full. The search asks it at every node, and a node-based set
+/// (std::unordered_set) costs a bucket read and a pointer chase per question, 14 % of the 1-D search's
+/// time on planted long-short problems; here one probe usually reads one slot. The print {0, 0} marks
+/// an empty slot, so it is kept apart.
+class print_set {
+ public:
+  void clear() {
+    slots_.clear();
+    count_ = 0;
+    has_zero_ = false;
+  }
+  std::size_t size() const noexcept { return count_; }
+  bool contains(const print_key& k) const noexcept {
+    if (k.a == 0 && k.b == 0) return has_zero_;
+    if (slots_.empty()) return false;
+    for (std::size_t i = k.a & (slots_.size() - 1);; i = (i + 1) & (slots_.size() - 1)) {
+      if (slots_[i] == k) return true;
+      if (slots_[i].a == 0 && slots_[i].b == 0) return false;
+    }
+  }
+  void insert(const print_key& k) {
+    if (k.a == 0 && k.b == 0) {
+      count_ += has_zero_ ? 0 : 1;
+      has_zero_ = true;
+      return;
+    }
+    if (2 * (count_ + 1) > slots_.size()) grow();
+    if (place(slots_, k)) ++count_;
+  }
+
+ private:
+  /// Puts k in t unless it is there; whether it was new.
+  static bool place(std::vector<print_key>& t, const print_key& k) {
+    for (std::size_t i = k.a & (t.size() - 1);; i = (i + 1) & (t.size() - 1)) {
+      if (t[i] == k) return false;
+      if (t[i].a == 0 && t[i].b == 0) {
+        t[i] = k;
+        return true;
+      }
+    }
+  }
+  void grow() {
+    std::vector<print_key> bigger(std::max<std::size_t>(1024, 2 * slots_.size()), print_key{0, 0});
+    for (const print_key& k : slots_)
+      if (k.a != 0 || k.b != 0) place(bigger, k);
+    slots_.swap(bigger);
+  }
+  std::vector<print_key> slots_;
+  std::size_t count_ = 0;
+  bool has_zero_ = false;
+};
+
 class placement_search {
  public:
   placement_search(const interference_graph& g, std::span<const extent> ext, std::span<const interval> life,
@@ -330,62 +389,7 @@ class placement_search {
 
  private:
   enum class outcome : std::uint8_t { ok, fail, abort };
-  struct memo_key {
-    std::uint64_t a, b;
-    friend bool operator==(const memo_key&, const memo_key&) = default;
-  };
-  /// The failed states (R4's table): a set of 128-bit prints, open addressing with linear probing in a
-  /// power-of-two table kept at most half full. The search asks it at every node, and a node-based set
-  /// (std::unordered_set) costs a bucket read and a pointer chase per question, 14 % of the 1-D search's
-  /// time on planted long-short problems; here one probe usually reads one slot. The print {0, 0} marks
-  /// an empty slot, so it is kept apart.
-  class print_set {
-   public:
-    void clear() {
-      slots_.clear();
-      count_ = 0;
-      has_zero_ = false;
-    }
-    std::size_t size() const noexcept { return count_; }
-    bool contains(const memo_key& k) const noexcept {
-      if (k.a == 0 && k.b == 0) return has_zero_;
-      if (slots_.empty()) return false;
-      for (std::size_t i = k.a & (slots_.size() - 1);; i = (i + 1) & (slots_.size() - 1)) {
-        if (slots_[i] == k) return true;
-        if (slots_[i].a == 0 && slots_[i].b == 0) return false;
-      }
-    }
-    void insert(const memo_key& k) {
-      if (k.a == 0 && k.b == 0) {
-        count_ += has_zero_ ? 0 : 1;
-        has_zero_ = true;
-        return;
-      }
-      if (2 * (count_ + 1) > slots_.size()) grow();
-      if (place(slots_, k)) ++count_;
-    }
-
-   private:
-    /// Puts k in t unless it is there; whether it was new.
-    static bool place(std::vector<memo_key>& t, const memo_key& k) {
-      for (std::size_t i = k.a & (t.size() - 1);; i = (i + 1) & (t.size() - 1)) {
-        if (t[i] == k) return false;
-        if (t[i].a == 0 && t[i].b == 0) {
-          t[i] = k;
-          return true;
-        }
-      }
-    }
-    void grow() {
-      std::vector<memo_key> bigger(std::max<std::size_t>(1024, 2 * slots_.size()), memo_key{0, 0});
-      for (const memo_key& k : slots_)
-        if (k.a != 0 || k.b != 0) place(bigger, k);
-      slots_.swap(bigger);
-    }
-    std::vector<memo_key> slots_;
-    std::size_t count_ = 0;
-    bool has_zero_ = false;
-  };
+  using memo_key = print_key;
   static constexpr node_id none = std::numeric_limits<node_id>::max();
   static constexpr std::size_t heuristics = 3;
   static constexpr std::array<std::size_t, 4> order_list{6, 0, 1, 2};  // with the sweep order
