@@ -143,9 +143,7 @@ class subset_fill {
     if (total <= len) return total;
     if (total - sizes.front() <= len) return total - sizes.front();
     if (sizes.size() > 16) return len;
-    std::uint64_t g = 0;  // the sizes' gcd, while the bit set can still hold len in its units
-    for (std::size_t k = 0; k < sizes.size() && (g == 0 || len / g < 64 * words); ++k) g = std::gcd(g, sizes[k]);
-    return len / g < 64 * words ? by_bits(sizes, len, g) : remembered(sizes, len);
+    return remembered(sizes, len);
   }
 
  private:
@@ -204,10 +202,16 @@ class subset_fill {
     return (static_cast<std::uint64_t>(w - 1) * 64 + static_cast<std::uint64_t>(63 - std::countl_zero(bits_[w - 1]))) * g;
   }
 
-  /// by_lists through a memory of recent answers: the exact search asks the same gaps with the same
-  /// candidates at node after node (a placement changes a few gaps), and a merged-list answer costs up
-  /// to 16 passes over 512 sums. A slot per hash of (sizes, len), the newer answer replacing the older;
-  /// a hit compares the whole key, so the answer is by_lists's.
+  /// by_bits when the sizes' gcd makes len short enough in its units, else by_lists.
+  std::uint64_t computed(const std::vector<std::uint64_t>& sizes, std::uint64_t len) {
+    std::uint64_t g = 0;  // the sizes' gcd, while the bit set can still hold len in its units
+    for (std::size_t k = 0; k < sizes.size() && (g == 0 || len / g < 64 * words); ++k) g = std::gcd(g, sizes[k]);
+    return len / g < 64 * words ? by_bits(sizes, len, g) : by_lists(sizes, len);
+  }
+  /// computed() through a memory of recent answers: the exact search asks the same gaps with the same
+  /// candidates at node after node (a placement changes a few gaps), and an answer costs a gcd and up to
+  /// 16 passes over 512 sums (or 4,096 bits). A slot per hash of (sizes, len), the newer answer replacing
+  /// the older; a hit compares the whole key, so the answer is computed()'s.
   std::uint64_t remembered(const std::vector<std::uint64_t>& sizes, std::uint64_t len) {
     if (memo_.empty()) memo_.resize(memo_slots);
     std::uint64_t h = len * 0x9e3779b97f4a7c15ull;
@@ -217,7 +221,7 @@ class subset_fill {
       return e.answer;
     e.count = static_cast<std::uint32_t>(sizes.size()), e.len = len;
     std::copy(sizes.begin(), sizes.end(), e.sizes.begin());
-    return e.answer = by_lists(sizes, len);
+    return e.answer = computed(sizes, len);
   }
 
   static constexpr std::size_t memo_slots = 1024;

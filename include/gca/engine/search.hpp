@@ -290,38 +290,32 @@ class print_set {
   }
   std::size_t size() const noexcept { return count_; }
   bool contains(const print_key& k) const noexcept {
-    if (k.a == 0 && k.b == 0) return has_zero_;
-    if (slots_.empty()) return false;
-    for (std::size_t i = k.a & (slots_.size() - 1);; i = (i + 1) & (slots_.size() - 1)) {
-      if (slots_[i] == k) return true;
-      if (slots_[i].a == 0 && slots_[i].b == 0) return false;
-    }
+    if (empty(k)) return has_zero_;
+    return !slots_.empty() && slots_[probe(slots_, k)] == k;
   }
   void insert(const print_key& k) {
-    if (k.a == 0 && k.b == 0) {
+    if (empty(k)) {
       count_ += has_zero_ ? 0 : 1;
       has_zero_ = true;
       return;
     }
     if (2 * (count_ + 1) > slots_.size()) grow();
-    if (place(slots_, k)) ++count_;
+    print_key& slot = slots_[probe(slots_, k)];
+    if (empty(slot)) slot = k, ++count_;
   }
 
  private:
-  /// Puts k in t unless it is there; whether it was new.
-  static bool place(std::vector<print_key>& t, const print_key& k) {
-    for (std::size_t i = k.a & (t.size() - 1);; i = (i + 1) & (t.size() - 1)) {
-      if (t[i] == k) return false;
-      if (t[i].a == 0 && t[i].b == 0) {
-        t[i] = k;
-        return true;
-      }
-    }
+  static bool empty(const print_key& k) noexcept { return k.a == 0 && k.b == 0; }
+  /// The slot of t holding k, or the empty slot where k would go (t is never full).
+  static std::size_t probe(const std::vector<print_key>& t, const print_key& k) noexcept {
+    std::size_t i = k.a & (t.size() - 1);
+    while (!(t[i] == k) && !empty(t[i])) i = (i + 1) & (t.size() - 1);
+    return i;
   }
   void grow() {
     std::vector<print_key> bigger(std::max<std::size_t>(1024, 2 * slots_.size()), print_key{0, 0});
     for (const print_key& k : slots_)
-      if (k.a != 0 || k.b != 0) place(bigger, k);
+      if (!empty(k)) bigger[probe(bigger, k)] = k;
     slots_.swap(bigger);
   }
   std::vector<print_key> slots_;
