@@ -134,8 +134,8 @@ class failed_states {
 /// len, which is larger. (When all but the smallest fit, that is the answer: a subset that fits leaves
 /// one size out.) Shared by the exact search's rule R2, the fill's bound and the sweep's look-ahead; it was
 /// 62 % of gca-alloc's time on a planted kernel the search gives up on (docs/PERFORMANCE.md section 10,
-/// "Cheaper subset sums"), hence two faster paths with the same answers: a bit set when the sizes share a
-/// large enough factor, else the merged lists behind a memory of recent answers. Keeps its scratch space.
+/// "Cheaper subset sums"), hence, with the same answers: a memory of recent answers, in front of a bit set
+/// when the sizes share a large enough factor, else the merged lists. Keeps its scratch space.
 class subset_fill {
  public:
   std::uint64_t operator()(const std::vector<std::uint64_t>& sizes, std::uint64_t total, std::uint64_t len) {
