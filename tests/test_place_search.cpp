@@ -540,7 +540,7 @@ TEST_CASE("place_search: the fill places exactly full 300-tensor problems almost
   CHECK(nodes * 3 < nodes_without);
 }
 
-// The fill upside down (place_search.hpp, fill_first): a planted tight pinned problem of 150 tensors
+// The fill upside down (place_search.hpp, fill_and_sweep): a planted tight pinned problem of 150 tensors
 // (seed 216, held out) whose hardest part the bottom-up fill and the canonical walk each gave up on after
 // 500,000 nodes, and which the reflected fill places in a few thousand. Before the reflection, 20,000
 // nodes were not enough (nor 1,000,000); the placement, reflected back, must be valid.
@@ -965,6 +965,51 @@ TEST_CASE("time sweep: fewest choices first places tight planted kernels the low
     ++found;
   }
   CHECK(found >= 3);
+}
+
+// place_search runs the fills and the time sweep in rounds of growing budgets, each resuming where it
+// stopped; that the part is placed exactly when one of them places it on its share rests on this: a walk
+// called with budgets 1,000, 3,000, 9,000, ... up to B answers, node for node and placement for
+// placement, as one call with B. Planted kernels by sweep of 40 and 60 tensors, mixed and tight, pinned
+// or not (found and gave-up alike).
+TEST_CASE("fill and time sweep: a walk resumed in rounds is the walk of one call") {
+  const scratchpad_2d sb(trn2);
+  const rect_layout lay = rect_layout_of(sb);
+  const auto never = std::chrono::steady_clock::time_point::max();
+  auto same = [&](auto make, std::uint64_t budget) {
+    auto one = make(), turns = make();
+    std::uint64_t n1 = 0, n2 = 0;
+    const auto r1 = one.run(budget, never, n1);
+    std::optional<std::vector<placement>> r2;
+    for (std::uint64_t b = 1000;; b *= 3) {
+      r2 = turns.run(std::min(b, budget), never, n2);
+      if (r2 || b >= budget) break;
+    }
+    CHECK(n1 == n2);
+    REQUIRE(r1.has_value() == r2.has_value());
+    if (r1) CHECK(*r1 == *r2);
+    return r1.has_value();
+  };
+  int found = 0, gave_up = 0;
+  for (std::size_t tensors : {40, 60})
+    for (std::uint64_t seed = 1; seed <= 3; ++seed)
+      for (auto family : {gca::planted_sb_family::mixed, gca::planted_sb_family::tight}) {
+        const tiny t = planted_problem(family, tensors, seed, seed == 2 ? 0.2 : 0, memory_type::sb,
+                                       gca::planted_sb_construction::sweep);
+        const interference_graph g = build_interference(t.ranges);
+        std::vector<std::uint32_t> reach(t.ext.size()), cmin(t.ext.size() * 16);
+        for (std::size_t v = 0; v < t.ext.size(); ++v)
+          reach[v] = gca::detail::quarter_reach(gca::detail::allowed_partition_starts(t.ext[v].partitions, lay.partitions),
+                                                t.ext[v].partitions, 4, &cmin[v * 16]);
+        CAPTURE(tensors);
+        CAPTURE(seed);
+        for (bool ok : {same([&] { return gca::detail::time_sweeper(t.ranges, t.ext, t.pins, g, lay); }, 20000),
+                        same([&] { return gca::detail::skyline_filler(t.ranges, t.ext, t.pins, g, lay, reach, cmin); }, 20000)})
+          ++(ok ? found : gave_up);
+      }
+  MESSAGE(found << " found, " << gave_up << " gave up");
+  CHECK(found > 0);
+  CHECK(gave_up > 0);
 }
 
 // Planted kernels by sweep (places cut anew as tensors die, no epochs; docs/PERFORMANCE.md section 10),

@@ -250,13 +250,24 @@ class skyline_filler {
       : ranges_(ranges), ext_(extents), pins_(pins), graph_(graph), lay_(lay), n_(ranges.num_nodes()),
         reach_(reach), cmin_(cmin), flush_first_(flush_first), free_cuts_(free_cuts) {}
 
-  /// Places every node within `max_nodes` branch nodes; the placements, or nothing (gave up).
+  /// Places every node within `max_nodes` branch nodes (counted on from `nodes`); the placements, or
+  /// nothing (gave up). Called again with a larger budget after giving up on its budget, it goes on where
+  /// it stopped: node for node the walk of one call with the larger budget (place_search runs the fills
+  /// and the time sweep in rounds of growing budgets). Once it has found a placement, or walked
+  /// everything, or run out of time, it answers the same again.
   std::optional<std::vector<placement>> run(std::uint64_t max_nodes, std::chrono::steady_clock::time_point deadline,
                                             std::uint64_t& nodes) {
-    if (!prepare()) return std::nullopt;
-    budget_ = max_nodes;
-    deadline_ = deadline;
-    if (!walk(nodes)) return std::nullopt;
+    if (state_ == walk_state::fresh) {
+      if (!prepare()) state_ = walk_state::ended;
+      else state_ = walk_state::paused, memo_.clear(), limit_ = 0, stack_.clear();
+    }
+    if (state_ == walk_state::paused) {
+      budget_ = max_nodes;
+      deadline_ = deadline;
+      out_ = false;
+      state_ = walk(nodes) ? walk_state::found : out_ && !timed_out_ ? walk_state::paused : walk_state::ended;
+    }
+    if (state_ != walk_state::found) return std::nullopt;
     std::vector<placement> out(n_);
     for (node_id v = 0; v < n_; ++v) out[v] = placement{part_[v], off_[v]};
     return out;
@@ -565,64 +576,67 @@ class skyline_filler {
   /// Limited discrepancy, as in the exact search: walks with a growing limit on how many times a path may
   /// take a branch other than the first (0, 1, 2, 4, ...), so a wrong early choice is revisited after a
   /// few thousand nodes instead of after everything below it. A state whose walk failed with d
-  /// discrepancies allowed is not walked again with d or fewer.
+  /// discrepancies allowed is not walked again with d or fewer. The walk in progress (its limit and its
+  /// frames) is kept between calls of run(): a walk stopped by the budget goes on from its last frame.
   bool walk(std::uint64_t& nodes) {
-    memo_.clear();
-    for (std::uint32_t limit = 0;; limit = limit == 0 ? 1 : 2 * limit) {
-      bool skipped = false;
-      if (walk(nodes, limit, skipped)) return true;
-      if (!skipped || out_) return false;  // everything walked, or the budget or the clock ran out
+    for (;;) {
+      if (stack_.empty()) {  // a new walk at limit_
+        skipped_ = false;
+        if (open(0, nodes)) return true;
+      }
+      if (walk_on(nodes)) return true;
+      if (out_) return false;  // the budget or the clock ran out: the frames stay for the next call
+      if (!skipped_) return false;  // everything walked
+      limit_ = limit_ == 0 ? 1 : 2 * limit_;
     }
   }
-
-  // One piece: the frame stack, the budget and the undo of each step only make sense together.
-  bool walk(std::uint64_t& nodes, std::uint32_t limit, bool& skipped) {
-    std::vector<frame> stack;
-    auto open = [&](std::uint32_t d) -> bool {  // true: every node placed
-      ++nodes;
-      if (unplaced_ == 0) return true;
-      frame f;
-      f.print = hash_;
-      f.disc = d;
-      const auto c = lowest_cell();
-      if (c && !memo_.failed(f.print, limit - d)) {
-        f.cell = *c;
-        f.level = *align_up(floor_[*c], lay_.alignment);
-        f.choices = choices(*c, f.level);
-        // Fail first: the cell with the fewest choices among those at the same floor. A cell has at most
-        // as many choices as candidates, so only cells with fewer candidates are asked, at most 16.
-        for (std::uint32_t e = 0, asked = 0; e < floor_.size() && f.choices.size() > 1 && asked < 16; ++e) {
-          if (e == *c || cand_[e] == 0 || cand_[e] >= f.choices.size() || floor_[e] != floor_[*c]) continue;
-          ++asked;
-          auto other = choices(e, f.level);
-          if (other.size() < f.choices.size()) f.cell = e, f.choices = std::move(other);
-        }
-        f.choices.push_back({~node_id{0}, 0, 0, 0});  // the empty-cell branch
+  /// Pushes the frame of the current state, reached with d discrepancies; true: every node placed.
+  bool open(std::uint32_t d, std::uint64_t& nodes) {
+    ++nodes;
+    if (unplaced_ == 0) return true;
+    frame f;
+    f.print = hash_;
+    f.disc = d;
+    const auto c = lowest_cell();
+    if (c && !memo_.failed(f.print, limit_ - d)) {
+      f.cell = *c;
+      f.level = *align_up(floor_[*c], lay_.alignment);
+      f.choices = choices(*c, f.level);
+      // Fail first: the cell with the fewest choices among those at the same floor. A cell has at most
+      // as many choices as candidates, so only cells with fewer candidates are asked, at most 16.
+      for (std::uint32_t e = 0, asked = 0; e < floor_.size() && f.choices.size() > 1 && asked < 16; ++e) {
+        if (e == *c || cand_[e] == 0 || cand_[e] >= f.choices.size() || floor_[e] != floor_[*c]) continue;
+        ++asked;
+        auto other = choices(e, f.level);
+        if (other.size() < f.choices.size()) f.cell = e, f.choices = std::move(other);
       }
-      stack.push_back(std::move(f));
-      return false;
-    };
-    if (open(0)) return true;
-    while (!stack.empty()) {
-      frame& f = stack.back();
+      f.choices.push_back({~node_id{0}, 0, 0, 0});  // the empty-cell branch
+    }
+    stack_.push_back(std::move(f));
+    return false;
+  }
+
+  // One piece: the frame stack, the budget and the undo of each step only make sense together. Stops
+  // (out_) before taking a choice, its frame undone, so that the next call takes it as this one would.
+  bool walk_on(std::uint64_t& nodes) {
+    while (!stack_.empty()) {
+      frame& f = stack_.back();
       unplace(f);
       // A discrepancy is a departure from the first choice that survives the bound: choices the bound
       // cuts at once cost none, so the walk with limit 0 is the order's greedy dive, not its first choice
       // or nothing (in PSUM banks most first choices leave a bank's rest unfillable and are cut at once).
       const std::uint32_t d = f.disc + ((free_cuts_ ? f.opened : f.next > 0) ? 1 : 0);
-      if (f.next < f.choices.size() && d > limit) {
-        skipped = true;
+      if (f.next < f.choices.size() && d > limit_) {
+        skipped_ = true;
         f.next = f.choices.size();
       }
       if (f.next == f.choices.size()) {
-        if (!f.choices.empty()) memo_.store(f.print, limit - f.disc);
-        stack.pop_back();
+        if (!f.choices.empty()) memo_.store(f.print, limit_ - f.disc);
+        stack_.pop_back();
         continue;
       }
-      if (nodes >= budget_ || ((nodes & 255) == 0 && std::chrono::steady_clock::now() > deadline_)) {
-        out_ = true;
-        return false;
-      }
+      if (nodes >= budget_) return out_ = true, false;
+      if ((nodes & 255) == 0 && std::chrono::steady_clock::now() > deadline_) return out_ = timed_out_ = true, false;
       watchdog_tick(16);
       const choice ch = f.choices[f.next++];
       bool ok = true;
@@ -635,7 +649,7 @@ class skyline_filler {
       }
       if (!ok) continue;
       f.opened = true;  // before open(): it may move the stack, and f with it
-      if (open(d)) return true;
+      if (open(d, nodes)) return true;
     }
     return false;
   }
@@ -649,7 +663,13 @@ class skyline_filler {
   std::uint32_t quarters_ = 4, sections_ = 0;
   std::uint64_t budget_ = 0;
   std::chrono::steady_clock::time_point deadline_;
-  bool out_ = false;  // the budget or the clock ran out
+  bool out_ = false;        // the budget or the clock ran out
+  bool timed_out_ = false;  // the clock: nothing more in any later call
+  enum class walk_state : std::uint8_t { fresh, paused, found, ended };
+  walk_state state_ = walk_state::fresh;  // across calls of run()
+  std::vector<frame> stack_;              // the walk in progress (see walk)
+  std::uint32_t limit_ = 0;               // its discrepancy limit
+  bool skipped_ = false;                  // whether it has skipped a branch over the limit
   std::size_t unplaced_ = 0;
   std::vector<std::vector<std::uint32_t>> secs_;        // per node: the sections it is live in
   std::vector<std::vector<node_id>> live_;              // per section: the nodes live in it

@@ -15,10 +15,11 @@
 // of engine/place_fill.hpp on half of its node budget: a heuristic walk that fills the emptiest cell of
 // partitions x time first, fast on kernels whose busiest points are exactly full, which the canonical
 // order below explores slowly; bottom-up on a quarter of the budget, then upside down (the problem
-// reflected, o -> C - o - b) on a quarter when the memory is symmetric (fill_first). What it finds is a
-// placement; when it finds nothing the time sweep of engine/place_sweep.hpp (placing the nodes in order
-// of birth, each birth's free space filled from its lowest cell) runs on a quarter, and the walk below on
-// what is left of the budget; only that walk proves infeasibility.
+// reflected, o -> C - o - b) on a quarter when the memory is symmetric (fill_and_sweep). With it the time
+// sweep of engine/place_sweep.hpp (placing the nodes in order of birth, each birth's free space filled
+// from a quarter's lowest free cell) has a quarter; the fills and the sweep take turns in rounds of
+// growing budgets, each resuming where it stopped. What they find is a placement; when they find nothing
+// the walk below runs on what is left of the budget; only that walk proves infeasibility.
 //
 // Canonical placements. Take any valid placement and, repeatedly, move a free (unpinned) block to the
 // lowest aligned byte offset, in its own start partition, where it overlaps neither a pin nor a block that
@@ -158,8 +159,7 @@ class place_searcher {
       linear(r);
       return r;
     }
-    if (lim_.fill && free_.size() > 1 && fill_first(r)) return r;
-    if (lim_.sweep && free_.size() > 1 && sweep_next(r)) return r;
+    if ((lim_.fill || lim_.sweep) && free_.size() > 1 && fill_and_sweep(r)) return r;
     r.status = search(r);
     if (r.status == search_status::found) {
       r.placements.assign(n_, std::nullopt);
@@ -207,8 +207,12 @@ class place_searcher {
     }
   }
 
-  /// The skyline fill (engine/place_fill.hpp) on half of the budget before the canonical walk: bottom-up
-  /// on a quarter, then upside down on a quarter when the memory is symmetric under reflection (else
+  /// The heuristic walks before the canonical walk: the skyline fill (engine/place_fill.hpp) on half of
+  /// the budget, the time sweep (engine/place_sweep.hpp) on a quarter, and the canonical walk keeps the
+  /// last quarter (it alone proves infeasibility). The fill keeps its half: on kernels with epochs it
+  /// finds nearly everything, and the sweep finds most of what it misses on kernels cut anew as tensors
+  /// die (docs/PERFORMANCE.md, section 10, "The time sweep"). When the memory is symmetric under
+  /// reflection the fill's half is split: bottom-up on a quarter, upside down on a quarter (else
   /// bottom-up on the half). Reflection o -> C - o - b (C the capacity, b the block's bytes) maps the
   /// memory onto itself: segments onto segments, and aligned offsets onto aligned offsets when C, the
   /// segment bytes and every block's bytes are multiples of the alignment. So the reflected problem has a
@@ -216,31 +220,48 @@ class place_searcher {
   /// the top down: pins high in the memory, which fix the order of what lies below them and which a
   /// bottom-up fill meets last, come first. (Two tight pinned parts of 27 and 25 free blocks, which the
   /// fill and the canonical walk each gave up on after 500,000 nodes, were found upside down in 6,650 and
-  /// 346.) In turns of a few thousand nodes instead of one after the other, the two fills cost more in
-  /// total on held-out problems (docs/PERFORMANCE.md, section 10): most parts need the bottom-up fill
-  /// alone, and their cost doubled.
-  bool fill_first(place_result& r) {
-    const bool symmetric = reflection_exact();
-    const std::uint64_t share = symmetric ? lim_.max_nodes / 4 : lim_.max_nodes / 2;
-    if (fill_once(r, p_.pins, share, false)) return true;
-    if (!symmetric) return false;
-    std::vector<std::optional<placement>> flipped(n_);
-    if (!p_.pins.empty())
+  /// 346.)
+  ///
+  /// The walks take turns, in rounds of growing budgets (4,096 nodes each, then 4 times as many each
+  /// round, up to each one's share), each going on where it stopped: a walk's nodes and answer depend only
+  /// on its own budget, so each gives up where it did alone on its share, and the part is placed exactly
+  /// when one of them places it; but the part costs about what the walk that places it needs, not the
+  /// fill's whole half first (planted kernels built by sweep, placed by the sweep: docs/PERFORMANCE.md
+  /// section 10, "Turns"). In turns of a few thousand nodes without resuming, the two fills had cost more
+  /// in total on held-out problems: most parts need the bottom-up fill alone, and their cost doubled.
+  bool fill_and_sweep(place_result& r) {
+    const bool symmetric = lim_.fill && reflection_exact();
+    const std::uint64_t fill_share = !lim_.fill ? 0 : symmetric ? lim_.max_nodes / 4 : lim_.max_nodes / 2;
+    const std::uint64_t sweep_share = lim_.sweep ? lim_.max_nodes / 4 : 0;
+    std::vector<std::optional<placement>> flipped;
+    if (symmetric && !p_.pins.empty()) {
+      flipped.assign(n_, std::nullopt);
       for (node_id v = 0; v < n_; ++v)
         if (p_.pins[v]) flipped[v] = reflect(*p_.pins[v], p_.extents[v]);
-    return fill_once(r, p_.pins.empty() ? std::span<const std::optional<placement>>{} : flipped, share, true);
-  }
-  /// The time sweep (engine/place_sweep.hpp) on a quarter of the budget, after the fill and before the
-  /// canonical walk, which keeps the last quarter (and alone proves infeasibility). The fill keeps its
-  /// half: on kernels with epochs it finds nearly everything, and the sweep finds most of what it misses
-  /// on kernels cut anew as tensors die (docs/PERFORMANCE.md, section 10, "The time sweep").
-  bool sweep_next(place_result& r) {
+    }
+    auto filler = [&](std::span<const std::optional<placement>> pins) {
+      return skyline_filler(p_.ranges, p_.extents, pins, graph_, lay_, reach_, cmin_, lim_.flush_first, lim_.free_cuts);
+    };
+    skyline_filler up = filler(p_.pins), down = filler(p_.pins.empty() ? std::span<const std::optional<placement>>{} : flipped);
     time_sweeper sweep(p_.ranges, p_.extents, p_.pins, graph_, lay_);
-    const auto got = sweep.run(r.nodes + lim_.max_nodes / 4, lim_.deadline, r.nodes);
-    if (!got) return false;
-    r.status = search_status::found;
-    r.placements.assign(got->begin(), got->end());
-    return true;
+    std::array<std::uint64_t, 3> spent{}, counted{};  // each walk's own nodes, and how many of them r has
+    auto step = [&](auto& walk, std::size_t k, std::uint64_t budget, bool reflected) {
+      const auto got = walk.run(budget, lim_.deadline, spent[k]);
+      r.nodes += spent[k] - counted[k];
+      counted[k] = spent[k];
+      if (!got) return false;
+      r.status = search_status::found;
+      r.placements.assign(n_, std::nullopt);
+      for (node_id v = 0; v < n_; ++v) r.placements[v] = reflected ? reflect((*got)[v], p_.extents[v]) : (*got)[v];
+      return true;
+    };
+    for (std::uint64_t b = 4096;; b *= 4) {
+      const std::uint64_t f = std::min(b, fill_share), w = std::min(b, sweep_share);
+      if (f > 0 && step(up, 0, f, false)) return true;
+      if (f > 0 && symmetric && step(down, 1, f, true)) return true;
+      if (w > 0 && step(sweep, 2, w, false)) return true;
+      if ((b >= fill_share && b >= sweep_share) || std::chrono::steady_clock::now() > lim_.deadline) return false;
+    }
   }
   bool reflection_exact() const {
     const std::uint64_t a = lay_.alignment;
@@ -248,16 +269,6 @@ class place_searcher {
     return std::all_of(p_.extents.begin(), p_.extents.end(), [&](const extent& e) { return e.bytes % a == 0; });
   }
   placement reflect(const placement& p, const extent& e) const { return {p.partition, lay_.capacity() - p.offset - e.bytes}; }
-  /// One fill on `nodes` more search nodes with these pins; its placements (reflected back) as r's answer.
-  bool fill_once(place_result& r, std::span<const std::optional<placement>> pins, std::uint64_t nodes, bool reflected) {
-    skyline_filler fill(p_.ranges, p_.extents, pins, graph_, lay_, reach_, cmin_, lim_.flush_first, lim_.free_cuts);
-    const auto got = fill.run(r.nodes + nodes, lim_.deadline, r.nodes);
-    if (!got) return false;
-    r.status = search_status::found;
-    r.placements.assign(n_, std::nullopt);
-    for (node_id v = 0; v < n_; ++v) r.placements[v] = reflected ? reflect((*got)[v], p_.extents[v]) : (*got)[v];
-    return true;
-  }
 
  private:
   static constexpr std::uint64_t none = unbounded;

@@ -84,22 +84,26 @@ class time_sweeper {
         quarters_(std::clamp<std::uint32_t>((lay.partitions + 31) / 32, 1, 4)) {}
 
   /// Places every node within `max_nodes` branch nodes (counted on from `nodes`); the placements, or
-  /// nothing (gave up, or every walk ended without one).
+  /// nothing (gave up, or every walk ended without one). Called again with a larger budget after giving
+  /// up on its budget, it goes on where it stopped: node for node the walks of one call with the larger
+  /// budget (place_search runs the fills and the sweep in rounds of growing budgets). Once it has found a
+  /// placement, or walked everything, or run out of time, it answers the same again.
   std::optional<std::vector<placement>> run(std::uint64_t max_nodes, std::chrono::steady_clock::time_point deadline,
                                             std::uint64_t& nodes) {
-    if (!prepare()) return std::nullopt;
-    budget_ = max_nodes;
-    deadline_ = deadline;
-    memo_.clear();
-    for (std::uint32_t limit = 0;; ++limit) {
-      bool skipped = false;
-      if (walk(nodes, limit, skipped)) {
-        std::vector<placement> out(n_);
-        for (node_id v = 0; v < n_; ++v) out[v] = placement{part_[v], off_[v]};
-        return out;
-      }
-      if (!skipped || out_) return std::nullopt;  // everything walked, or the budget or the clock ran out
+    if (state_ == walk_state::fresh) {
+      if (!prepare()) state_ = walk_state::ended;
+      else state_ = walk_state::paused, memo_.clear(), limit_ = 0, stack_.clear();
     }
+    if (state_ == walk_state::paused) {
+      budget_ = max_nodes;
+      deadline_ = deadline;
+      out_ = false;
+      state_ = walks(nodes) ? walk_state::found : out_ && !timed_out_ ? walk_state::paused : walk_state::ended;
+    }
+    if (state_ != walk_state::found) return std::nullopt;
+    std::vector<placement> out(n_);
+    for (node_id v = 0; v < n_; ++v) out[v] = placement{part_[v], off_[v]};
+    return out;
   }
 
  private:
@@ -512,27 +516,39 @@ class time_sweeper {
     return true;
   }
 
-  /// One walk with at most `limit` discrepancies on a path (see the top of this header).
-  bool walk(std::uint64_t& nodes, std::uint32_t limit, bool& skipped) {
-    for (node_id v = 0; v < n_; ++v) placed_[v] = (!pins_.empty() && pins_[v]) || ranges_.ranges(v).empty();
-    waste_.clear();
-    std::vector<frame> stack;
-    if (groups_.empty()) return true;
-    if (descend(0, limit, stack) != 1) return false;
+  /// The walks with 0, 1, 2, ... discrepancies allowed (see the top of this header); the walk in
+  /// progress (its limit and frames) is kept between calls of run(). True: everything placed.
+  bool walks(std::uint64_t& nodes) {
+    for (;;) {
+      if (stack_.empty()) {  // a new walk at limit_
+        skipped_ = false;
+        for (node_id v = 0; v < n_; ++v) placed_[v] = (!pins_.empty() && pins_[v]) || ranges_.ranges(v).empty();
+        waste_.clear();
+        if (groups_.empty()) return true;
+        if (descend(0, limit_, stack_) != 1) return false;
+      }
+      if (walk_on(nodes)) return true;
+      if (out_ || !skipped_) return false;  // the budget or the clock ran out (the frames stay), or all walked
+      ++limit_;
+    }
+  }
+  /// The walk in progress, from its top frame. Stops (out_) before taking a choice, its frame undone, so
+  /// that the next call takes it as this one would.
+  bool walk_on(std::uint64_t& nodes) {
+    std::vector<frame>& stack = stack_;
     while (!stack.empty()) {
       frame& f = stack.back();
       if (cur_ != f.group) enter(f.group);  // back from the next group: this birth's live set again
       if (f.applied) undo(f);
-      if (f.next < f.choices.size() && f.next > f.disc) skipped = true, f.next = f.choices.size();
+      if (f.next < f.choices.size() && f.next > f.disc) skipped_ = true, f.next = f.choices.size();
       if (f.next == f.choices.size()) {
         if (f.first_of_group) memo_.store(f.print, f.disc);
         stack.pop_back();
         continue;
       }
-      if (++nodes >= budget_ || ((nodes & 255) == 0 && std::chrono::steady_clock::now() > deadline_)) {
-        out_ = true;
-        return false;
-      }
+      if (nodes >= budget_) return out_ = true, false;
+      if ((nodes & 255) == 0 && std::chrono::steady_clock::now() > deadline_) return out_ = timed_out_ = true, false;
+      ++nodes;
       watchdog_tick(16);
       const std::uint32_t left = f.disc - static_cast<std::uint32_t>(f.next);
       const choice c = f.choices[f.next++];
@@ -554,7 +570,13 @@ class time_sweeper {
   std::uint32_t quarters_;
   std::uint64_t align_ = 1, budget_ = 0, spare_ = 0;
   std::chrono::steady_clock::time_point deadline_;
-  bool out_ = false;
+  bool out_ = false;        // the budget or the clock ran out
+  bool timed_out_ = false;  // the clock: nothing more in any later call
+  enum class walk_state : std::uint8_t { fresh, paused, found, ended };
+  walk_state state_ = walk_state::fresh;  // across calls of run()
+  std::vector<frame> stack_;              // the walk in progress (see walks)
+  std::uint32_t limit_ = 0;               // its discrepancy limit
+  bool skipped_ = false;                  // whether it has skipped a branch over the limit
   std::vector<std::uint32_t> part_;
   std::vector<std::uint64_t> off_;
   std::vector<std::uint8_t> placed_;
