@@ -93,6 +93,7 @@
 #include <chrono>
 #include <iterator>
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <span>
 #include <string>
@@ -255,7 +256,8 @@ class place_searcher {
       for (node_id v = 0; v < n_; ++v) r.placements[v] = reflected ? reflect((*got)[v], p_.extents[v]) : (*got)[v];
       return true;
     };
-    for (std::uint64_t b = 4096;; b *= 4) {
+    constexpr std::uint64_t most = std::numeric_limits<std::uint64_t>::max();
+    for (std::uint64_t b = 4096;; b = b > most / 4 ? most : 4 * b) {
       const std::uint64_t f = std::min(b, fill_share), w = std::min(b, sweep_share);
       if (f > 0 && step(up, 0, f, false)) return true;
       if (f > 0 && symmetric && step(down, 1, f, true)) return true;
