@@ -12,12 +12,12 @@
 // goes to the 1-D search of engine/search.hpp, exact both ways (place_searcher::linear).
 //
 // First try. Each part of the problem (see place_search at the end) is first given to the skyline fill
-// of engine/place_fill.hpp on half of its node budget: a heuristic walk that fills the emptiest cell of
+// of engine/place_fill.hpp on 3/8 of its node budget: a heuristic walk that fills the emptiest cell of
 // partitions x time first, fast on kernels whose busiest points are exactly full, which the canonical
-// order below explores slowly; bottom-up on a quarter of the budget, then upside down (the problem
-// reflected, o -> C - o - b) on a quarter when the memory is symmetric (fill_and_sweep). With it the time
-// sweep of engine/place_sweep.hpp (placing the nodes in order of birth, each birth's free space filled
-// from a quarter's lowest free cell) has a quarter; the fills and the sweep take turns in rounds of
+// order below explores slowly; bottom-up on 3/16 of the budget, and upside down (the problem reflected,
+// o -> C - o - b) on 3/16 when the memory is symmetric (fill_and_sweep). With it the time sweep of
+// engine/place_sweep.hpp (placing the nodes in order of birth, each birth's free space filled from a
+// quarter's lowest free cell) has 3/8; the fills and the sweep take turns in rounds of
 // growing budgets, each resuming where it stopped. What they find is a placement; when they find nothing
 // the walk below runs on what is left of the budget; only that walk proves infeasibility.
 //
@@ -208,14 +208,15 @@ class place_searcher {
     }
   }
 
-  /// The heuristic walks before the canonical walk: the skyline fill (engine/place_fill.hpp) on half of
-  /// the budget, the time sweep (engine/place_sweep.hpp) on a quarter, and the canonical walk keeps the
-  /// last quarter (it alone proves infeasibility). The fill keeps its half: on kernels with epochs it
-  /// finds nearly everything, and the sweep finds most of what it misses on kernels cut anew as tensors
-  /// die (docs/PERFORMANCE.md, section 10, "The time sweep"). When the memory is symmetric under
-  /// reflection the fill's half is split: bottom-up on a quarter, upside down on a quarter (else
-  /// bottom-up on the half). Reflection o -> C - o - b (C the capacity, b the block's bytes) maps the
-  /// memory onto itself: segments onto segments, and aligned offsets onto aligned offsets when C, the
+  /// The heuristic walks before the canonical walk: the skyline fill (engine/place_fill.hpp) on 3/8 of
+  /// the budget, the time sweep (engine/place_sweep.hpp) on 3/8, and the canonical walk keeps the last
+  /// quarter (it alone proves infeasibility). On kernels with epochs the fill finds nearly everything
+  /// within a few thousand nodes; the sweep finds most of what it misses on kernels cut anew as tensors
+  /// die, and more the longer it runs (docs/PERFORMANCE.md, section 10, "The time sweep" and "Turns":
+  /// with the fill on half and the sweep on a quarter, two held-out sets placed 6 problems fewer each,
+  /// none more). When the memory is symmetric under reflection the fill's part is split: bottom-up on
+  /// half of it, upside down on the other half (else bottom-up on all of it). Reflection o -> C - o - b
+  /// (C the capacity, b the block's bytes) maps the memory onto itself: segments onto segments, and aligned offsets onto aligned offsets when C, the
   /// segment bytes and every block's bytes are multiples of the alignment. So the reflected problem has a
   /// placement exactly when the problem has, and the fill, which works from the floor up, works on it from
   /// the top down: pins high in the memory, which fix the order of what lies below them and which a
@@ -227,13 +228,14 @@ class place_searcher {
   /// round, up to each one's share), each going on where it stopped: a walk's nodes and answer depend only
   /// on its own budget, so each gives up where it did alone on its share, and the part is placed exactly
   /// when one of them places it; but the part costs about what the walk that places it needs, not the
-  /// fill's whole half first (planted kernels built by sweep, placed by the sweep: docs/PERFORMANCE.md
+  /// fill's whole part first (planted kernels built by sweep, placed by the sweep: docs/PERFORMANCE.md
   /// section 10, "Turns"). In turns of a few thousand nodes without resuming, the two fills had cost more
   /// in total on held-out problems: most parts need the bottom-up fill alone, and their cost doubled.
   bool fill_and_sweep(place_result& r) {
     const bool symmetric = lim_.fill && reflection_exact();
-    const std::uint64_t fill_share = !lim_.fill ? 0 : symmetric ? lim_.max_nodes / 4 : lim_.max_nodes / 2;
-    const std::uint64_t sweep_share = lim_.sweep ? lim_.max_nodes / 4 : 0;
+    const std::uint64_t part = lim_.max_nodes / 8 * 3;  // the fill's (both ways), and the sweep's
+    const std::uint64_t fill_share = !lim_.fill ? 0 : symmetric ? part / 2 : part;
+    const std::uint64_t sweep_share = lim_.sweep ? part : 0;
     std::vector<std::optional<placement>> flipped;
     if (symmetric && !p_.pins.empty()) {
       flipped.assign(n_, std::nullopt);

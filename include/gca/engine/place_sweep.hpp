@@ -1,9 +1,9 @@
 // gca/engine/place_sweep.hpp — a time sweep for the rectangle memories: the exact search's second try.
 //
 // Provides `detail::time_sweeper`, which place_search (engine/place_search.hpp) runs on a part of a
-// problem after the skyline fill (engine/place_fill.hpp) and before its exhaustive walk. It answers found
-// (every node placed, each checked against every placed neighbor and pin) or gave_up; never infeasible:
-// like the fill it is a heuristic walk with backtracking, not a proof.
+// problem in turns with the skyline fill (engine/place_fill.hpp), before its exhaustive walk. It answers
+// found (every node placed, each checked against every placed neighbor and pin) or gave_up; never
+// infeasible: like the fill it is a heuristic walk with backtracking, not a proof.
 //
 // Why a third walk. The canonical walk fills byte levels across all of time, the fill fills the lowest
 // cell of (quarter, section) anywhere in time. Kernels whose memory is cut anew wherever tensors die
