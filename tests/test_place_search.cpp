@@ -942,6 +942,31 @@ TEST_CASE("time sweep: the cell with the fewest choices first, and a dead cell f
   CHECK(quarters == std::set<std::uint32_t>{1, 2, 3});
 }
 
+// In a memory of segments (PSUM banks) each segment's lowest free cell of a quarter is a cell too: a block
+// does not cross a segment's start. Two banks of 64 bytes, eight blocks of 32 partitions x 64 bytes born
+// together, exactly the free area; a pin born later but while they live takes quarter 0 of bank 1, so
+// no block can take that cell: dead at 0 nodes (branching only at each quarter's lowest cell, the sweep
+// placed a block in bank 0 first, 1 node). Without the pin the blocks fill both banks.
+TEST_CASE("time sweep: each bank's lowest cell is a cell") {
+  auto sweep = [](bool later_pin, std::uint64_t& nodes) {
+    tiny t;
+    for (int k = 0; k < 8; ++k) t.add({0, 4}, {32, 64});
+    if (later_pin) t.add({2, 6}, {32, 64}, placement{0, 64});
+    const interference_graph g = build_interference(t.ranges);
+    return gca::detail::time_sweeper(t.ranges, t.ext, t.pins, g, rect_layout{128, 4, 64, 2})
+        .run(1000, std::chrono::steady_clock::time_point::max(), nodes);
+  };
+  std::uint64_t nodes = 0;
+  CHECK_FALSE(sweep(true, nodes));
+  CHECK(nodes == 0);
+  const auto got = sweep(false, nodes);
+  REQUIRE(got);
+  std::set<std::pair<std::uint32_t, std::uint64_t>> places;
+  for (const placement& p : *got) places.insert({p.partition, p.offset});
+  CHECK(places.size() == 8);
+  for (const auto& [partition, offset] : places) CHECK((partition % 32 == 0 && (offset == 0 || offset == 64)));
+}
+
 // The same rule on planted tight SB kernels by sweep of 60 tensors (seeds 1-8), the sweep alone: within
 // 12,000 nodes it places seeds 3, 4 and 8 (in 10,031, 297 and 7,886); branching at the lowest offset it
 // placed none of the eight within 25,000. Each placement is checked with the geometry.

@@ -15,23 +15,25 @@
 //   order      the free nodes in groups by their first program point ("birth"), groups in time order. A
 //              group is placed whole before the next: every node born earlier is placed by then, so at
 //              the birth t every placed node live at t is known, and the free space at t is final for it.
-//   branching  at the current birth t, take one quarter's lowest free cell (32 partitions each: every
-//              allowed start partition is a multiple of 32, so two blocks share a partition exactly when
-//              they share a quarter): the lowest aligned offset of the quarter that no placed node live at
-//              t covers, inside a segment. Branch on the unplaced node of the group, at each allowed start
-//              partition touching that quarter, that covers it from that offset up and overlaps no placed
-//              neighbor (over its whole life: pins born later count). When the free space at t must be
-//              tiled exactly this loses nothing at t, whichever quarter's cell it is: the block covering it
-//              has every cell of that quarter below it filled, so it starts at that offset. Of the
-//              quarters' cells, the one with the fewest choices is taken (fail first, as the 1-D search's
-//              valleys), ties to the lower offset, then the lower quarter; a cell with none is a dead state
-//              at once. (Taking the lowest cell instead, a quarter whose cell nothing could take was found
-//              only once its cell became the lowest: planted sweep kernels held out, seeds 1901-1920, 40 /
-//              60 / 150 tensors, 100,000 nodes in place_search: 119 -> 140 of 240 placed.) The last
-//              branch leaves the cell empty at t, up to the lowest end above it of a placed neighbor
-//              of an unplaced node of the group in that quarter (where a block blocked at the cell may
-//              first fit; pins born later among them), or to the run's end, when the free area at t
-//              still holds the group's area after it.
+//   branching  at the current birth t, take the lowest free cell of one segment in one quarter (32
+//              partitions each: every allowed start partition is a multiple of 32, so two blocks share a
+//              partition exactly when they share a quarter): the lowest aligned offset of the segment, in
+//              the quarter, that no placed node live at t covers. Branch on the unplaced node of the
+//              group, at each allowed start partition touching that quarter, that covers it from that
+//              offset up and overlaps no placed neighbor (over its whole life: pins born later count).
+//              When the free space at t must be tiled exactly this loses nothing at t, whichever cell it
+//              is: the block covering it has every cell of that quarter and segment below it filled, and
+//              does not cross the segment's start, so it starts at that offset. Of these cells (per
+//              quarter one in SB, one per bank in PSUM) the one with the fewest choices is taken (fail
+//              first, as the 1-D search's valleys), ties to the lower offset, then the lower quarter; a
+//              cell with none is a dead state at once. (Taking the lowest cell instead, a quarter whose
+//              cell nothing could take was found only once its cell became the lowest: planted sweep
+//              kernels held out, seeds 1901-1920, 40 / 60 / 150 tensors, 100,000 nodes in place_search:
+//              119 -> 140 of 240 placed; each bank's cell, not only each quarter's lowest: PSUM seeds
+//              1401-1410 98 -> 103 of 120, 2001-2010 105 -> 106.) The last branch leaves the cell empty
+//              at t, up to the lowest end above it of a placed neighbor of an unplaced node of the group
+//              in that quarter (where a block blocked at the cell may first fit; pins born later among
+//              them), or to the run's end, when the free area at t still holds the group's area after it.
 //   order of   the choices that "close" space first (contacts()): a block whose top meets the end of the
 //   choices    free run leaves no sliver; a block against a placed neighbor that dies at the same point
 //              (directly below it, or beside it in the next quarter with the same bytes) frees one joined
@@ -224,35 +226,39 @@ class time_sweeper {
     const std::uint64_t total = std::uint64_t{quarters_} * lay_.capacity();
     if (used + need > total) return false;
     spare_ = total - used - need;
-    // The cell: each quarter's lowest free cell is one a block must start at (or be left empty); branch
-    // on the one with the fewest choices (fail first), ties to the lower offset, then the lower quarter.
+    // The cell: the lowest free cell of each segment in each quarter is one a block must start at (or
+    // be left empty); branch on the one with the fewest choices (fail first), ties to the lower offset,
+    // then the lower quarter.
     bool have = false;
     for (std::uint32_t q = 0; q < quarters_; ++q) {
-      std::uint64_t o = 0, e = 0;
-      if (!lowest_free(q, o, e)) continue;
-      trial_.group = f.group, trial_.quarter = q, trial_.offset = o, trial_.run_end = e;
-      choices(trial_);
-      if (!have || trial_.choices.size() < f.choices.size() ||
-          (trial_.choices.size() == f.choices.size() && o < f.offset)) {
-        have = true;
-        f.quarter = q, f.offset = o, f.run_end = e, f.raise_to = trial_.raise_to;
-        std::swap(f.choices, trial_.choices);
+      lowest_free(q);
+      for (const run_of_bytes& cell : cells_) {
+        trial_.group = f.group, trial_.quarter = q, trial_.offset = cell.lo, trial_.run_end = cell.hi;
+        choices(trial_);
+        if (!have || trial_.choices.size() < f.choices.size() ||
+            (trial_.choices.size() == f.choices.size() && cell.lo < f.offset)) {
+          have = true;
+          f.quarter = q, f.offset = cell.lo, f.run_end = cell.hi, f.raise_to = trial_.raise_to;
+          std::swap(f.choices, trial_.choices);
+        }
+        if (f.choices.empty()) return false;  // nothing covers this cell and it may not stay empty
       }
-      if (f.choices.empty()) return false;  // nothing covers this cell and it may not stay empty
     }
     return have;
   }
-  /// The lowest free aligned offset of quarter q at the current birth, and the end of its free run (cut
-  /// at the segment's end).
-  bool lowest_free(std::uint32_t q, std::uint64_t& o, std::uint64_t& e) {
+  /// In cells_, per segment of quarter q, its lowest free aligned offset at the current birth and the end
+  /// of that free run (cut at the segment's end). A block covering such a cell starts there: below it in
+  /// the quarter every cell of the segment is taken, and a block does not cross a segment's start.
+  void lowest_free(std::uint32_t q) {
     runs_.clear();
     for (node_id u : active_)
       if (qm_[u] >> q & 1) runs_.push_back({off_[u], off_[u] + ext_[u].bytes});
     for (const empty_run& w : waste_)
       if (w.group == cur_ && (w.quarters >> q & 1)) runs_.push_back({w.lo, w.hi});
-    return each_free_piece([&](std::uint64_t lo, std::uint64_t hi) {
-      o = lo, e = hi;
-      return true;
+    cells_.clear();
+    each_free_piece([&](std::uint64_t lo, std::uint64_t hi) {
+      if (cells_.empty() || lo / lay_.segment_bytes != cells_.back().lo / lay_.segment_bytes) cells_.push_back({lo, hi});
+      return false;
     });
   }
   /// Sorts the occupied ranges in runs_, then visits the free pieces they leave in [0, capacity): maximal
@@ -590,6 +596,7 @@ class time_sweeper {
   std::vector<node_id> active_;                     // placed nodes live at births_[cur_]
   std::vector<empty_run> waste_;                    // runs left empty, a stack over the walk's path
   std::vector<run_of_bytes> runs_;
+  std::vector<run_of_bytes> cells_;  // lowest_free()'s
   frame trial_;  // open()'s cells, each with its choices, before the one with the fewest is kept
   struct smallest_pair {
     std::uint64_t bytes = ~std::uint64_t{0}, second = ~std::uint64_t{0};
