@@ -129,6 +129,35 @@ class failed_states {
   std::vector<entry> slots_;
 };
 
+/// What the skyline fill and the time sweep keep between calls of their run(), to be resumed in rounds of
+/// growing budgets (place_search): whether the walk is fresh, paused by its budget, or done (found, or
+/// ended: everything walked, or the clock ran out), and the budget and clock of the current call.
+struct resumable_walk {
+  enum class state : std::uint8_t { fresh, paused, found, ended };
+  state at = state::fresh;
+  std::uint64_t budget = 0;
+  std::chrono::steady_clock::time_point deadline;
+  bool out = false;        // the budget or the clock ran out
+  bool timed_out = false;  // the clock: nothing more in any later call
+  /// One call: start() prepares a fresh walk (false: nothing to find), walks() goes on from where the
+  /// last call stopped (true: everything placed). Whether a placement is found, now or before.
+  template <class Start, class Walks>
+  bool resume(std::uint64_t max_nodes, std::chrono::steady_clock::time_point clock, Start&& start, Walks&& walks) {
+    if (at == state::fresh) at = start() ? state::paused : state::ended;
+    if (at == state::paused) {
+      budget = max_nodes, deadline = clock, out = false;
+      at = walks() ? state::found : out && !timed_out ? state::paused : state::ended;
+    }
+    return at == state::found;
+  }
+  /// Whether the walk stops before its next node: the budget (paused) or, every 256 nodes, the clock.
+  bool stop(std::uint64_t nodes) {
+    if (nodes >= budget) return out = true;
+    if ((nodes & 255) == 0 && std::chrono::steady_clock::now() > deadline) return out = timed_out = true;
+    return false;
+  }
+};
+
 /// The most bytes that a subset of `sizes` (sorted ascending, summing to `total`) fills of `len` bytes:
 /// the largest subset sum <= len when that is cheap to find (at most 16 sizes, 256 distinct sums), else
 /// len, which is larger. (When all but the smallest fit, that is the answer: a subset that fits leaves
@@ -257,17 +286,11 @@ class skyline_filler {
   /// everything, or run out of time, it answers the same again.
   std::optional<std::vector<placement>> run(std::uint64_t max_nodes, std::chrono::steady_clock::time_point deadline,
                                             std::uint64_t& nodes) {
-    if (state_ == walk_state::fresh) {
-      if (!prepare()) state_ = walk_state::ended;
-      else state_ = walk_state::paused, memo_.clear(), limit_ = 0, stack_.clear();
-    }
-    if (state_ == walk_state::paused) {
-      budget_ = max_nodes;
-      deadline_ = deadline;
-      out_ = false;
-      state_ = walk(nodes) ? walk_state::found : out_ && !timed_out_ ? walk_state::paused : walk_state::ended;
-    }
-    if (state_ != walk_state::found) return std::nullopt;
+    auto start = [&] {
+      memo_.clear(), limit_ = 0, stack_.clear();
+      return prepare();
+    };
+    if (!run_.resume(max_nodes, deadline, start, [&] { return walk(nodes); })) return std::nullopt;
     std::vector<placement> out(n_);
     for (node_id v = 0; v < n_; ++v) out[v] = placement{part_[v], off_[v]};
     return out;
@@ -585,7 +608,7 @@ class skyline_filler {
         if (open(0, nodes)) return true;
       }
       if (walk_on(nodes)) return true;
-      if (out_) return false;  // the budget or the clock ran out: the frames stay for the next call
+      if (run_.out) return false;  // the budget or the clock ran out: the frames stay for the next call
       if (!skipped_) return false;  // everything walked
       limit_ = limit_ == 0 ? 1 : 2 * limit_;
     }
@@ -617,7 +640,7 @@ class skyline_filler {
   }
 
   // One piece: the frame stack, the budget and the undo of each step only make sense together. Stops
-  // (out_) before taking a choice, its frame undone, so that the next call takes it as this one would.
+  // (run_.out) before taking a choice, its frame undone, so that the next call takes it as this one would.
   bool walk_on(std::uint64_t& nodes) {
     while (!stack_.empty()) {
       frame& f = stack_.back();
@@ -635,8 +658,7 @@ class skyline_filler {
         stack_.pop_back();
         continue;
       }
-      if (nodes >= budget_) return out_ = true, false;
-      if ((nodes & 255) == 0 && std::chrono::steady_clock::now() > deadline_) return out_ = timed_out_ = true, false;
+      if (run_.stop(nodes)) return false;
       watchdog_tick(16);
       const choice ch = f.choices[f.next++];
       bool ok = true;
@@ -661,12 +683,7 @@ class skyline_filler {
   rect_layout lay_;
   std::size_t n_;
   std::uint32_t quarters_ = 4, sections_ = 0;
-  std::uint64_t budget_ = 0;
-  std::chrono::steady_clock::time_point deadline_;
-  bool out_ = false;        // the budget or the clock ran out
-  bool timed_out_ = false;  // the clock: nothing more in any later call
-  enum class walk_state : std::uint8_t { fresh, paused, found, ended };
-  walk_state state_ = walk_state::fresh;  // across calls of run()
+  resumable_walk run_;                    // across calls of run()
   std::vector<frame> stack_;              // the walk in progress (see walk)
   std::uint32_t limit_ = 0;               // its discrepancy limit
   bool skipped_ = false;                  // whether it has skipped a branch over the limit

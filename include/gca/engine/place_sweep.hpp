@@ -92,17 +92,11 @@ class time_sweeper {
   /// placement, or walked everything, or run out of time, it answers the same again.
   std::optional<std::vector<placement>> run(std::uint64_t max_nodes, std::chrono::steady_clock::time_point deadline,
                                             std::uint64_t& nodes) {
-    if (state_ == walk_state::fresh) {
-      if (!prepare()) state_ = walk_state::ended;
-      else state_ = walk_state::paused, memo_.clear(), limit_ = 0, stack_.clear();
-    }
-    if (state_ == walk_state::paused) {
-      budget_ = max_nodes;
-      deadline_ = deadline;
-      out_ = false;
-      state_ = walks(nodes) ? walk_state::found : out_ && !timed_out_ ? walk_state::paused : walk_state::ended;
-    }
-    if (state_ != walk_state::found) return std::nullopt;
+    auto start = [&] {
+      memo_.clear(), limit_ = 0, stack_.clear();
+      return prepare();
+    };
+    if (!run_.resume(max_nodes, deadline, start, [&] { return walks(nodes); })) return std::nullopt;
     std::vector<placement> out(n_);
     for (node_id v = 0; v < n_; ++v) out[v] = placement{part_[v], off_[v]};
     return out;
@@ -534,11 +528,11 @@ class time_sweeper {
         if (descend(0, limit_, stack_) != 1) return false;
       }
       if (walk_on(nodes)) return true;
-      if (out_ || !skipped_) return false;  // the budget or the clock ran out (the frames stay), or all walked
+      if (run_.out || !skipped_) return false;  // the budget or the clock ran out (the frames stay), or all walked
       ++limit_;
     }
   }
-  /// The walk in progress, from its top frame. Stops (out_) before taking a choice, its frame undone, so
+  /// The walk in progress, from its top frame. Stops (run_.out) before taking a choice, its frame undone, so
   /// that the next call takes it as this one would.
   bool walk_on(std::uint64_t& nodes) {
     std::vector<frame>& stack = stack_;
@@ -552,8 +546,7 @@ class time_sweeper {
         stack.pop_back();
         continue;
       }
-      if (nodes >= budget_) return out_ = true, false;
-      if ((nodes & 255) == 0 && std::chrono::steady_clock::now() > deadline_) return out_ = timed_out_ = true, false;
+      if (run_.stop(nodes)) return false;
       ++nodes;
       watchdog_tick(16);
       const std::uint32_t left = f.disc - static_cast<std::uint32_t>(f.next);
@@ -574,12 +567,8 @@ class time_sweeper {
   rect_layout lay_;
   std::size_t n_;
   std::uint32_t quarters_;
-  std::uint64_t align_ = 1, budget_ = 0, spare_ = 0;
-  std::chrono::steady_clock::time_point deadline_;
-  bool out_ = false;        // the budget or the clock ran out
-  bool timed_out_ = false;  // the clock: nothing more in any later call
-  enum class walk_state : std::uint8_t { fresh, paused, found, ended };
-  walk_state state_ = walk_state::fresh;  // across calls of run()
+  std::uint64_t align_ = 1, spare_ = 0;
+  resumable_walk run_;                    // across calls of run()
   std::vector<frame> stack_;              // the walk in progress (see walks)
   std::uint32_t limit_ = 0;               // its discrepancy limit
   bool skipped_ = false;                  // whether it has skipped a branch over the limit
