@@ -992,6 +992,25 @@ TEST_CASE("time sweep: fewest choices first places tight planted kernels the low
   CHECK(found >= 3);
 }
 
+// The sweep's memory of failed states keys a time's state by what the rest of the walk sees: per quarter,
+// the bytes taken until when. Blocks of 30 and 20 bytes that die together leave [0, 50) taken whichever
+// lies lower; a different liveness, a byte between them, or another quarter is another state.
+TEST_CASE("time sweep: one print per occupancy, whichever blocks take it") {
+  using gca::detail::taken_run;
+  auto print = [](std::uint32_t q, std::vector<taken_run> runs) {
+    gca::detail::print128 p{};
+    gca::detail::add_taken_print(p, q, runs);
+    return p;
+  };
+  const auto a_low = print(0, {{0, 30, 7}, {30, 50, 7}, {60, 100, 9}});
+  CHECK(a_low == print(0, {{60, 100, 9}, {20, 50, 7}, {0, 20, 7}}));  // B lower, any order of the list
+  CHECK(a_low == print(0, {{0, 50, 7}, {60, 100, 9}}));               // one block of 50
+  CHECK(a_low != print(0, {{0, 30, 7}, {30, 50, 8}, {60, 100, 9}}));  // the upper one lives on
+  CHECK(a_low != print(0, {{0, 30, 7}, {31, 50, 7}, {60, 100, 9}}));  // a byte free between them
+  CHECK(a_low != print(1, {{0, 30, 7}, {30, 50, 7}, {60, 100, 9}}));  // another quarter
+  CHECK(print(0, {}) == gca::detail::print128{});
+}
+
 // place_search runs the fills and the time sweep in rounds of growing budgets, each resuming where it
 // stopped; that the part is placed exactly when one of them places it on its share rests on this: a walk
 // called with budgets 1,000, 3,000, 9,000, ... up to B answers, node for node and placement for

@@ -77,6 +77,23 @@
 
 namespace gca::detail {
 
+/// Bytes [lo, hi) of one quarter taken by a placed node, and a key of when it is live from now on.
+struct taken_run {
+  std::uint64_t lo, hi, life;
+};
+/// Adds to p the print of quarter q's taken runs (any order; sorted here): adjacent runs of equal `life`
+/// merged first, so that the print depends on which bytes are taken until when, not by which nodes.
+inline void add_taken_print(print128& p, std::uint32_t q, std::span<taken_run> runs) {
+  std::sort(runs.begin(), runs.end(), [](const taken_run& a, const taken_run& b) { return a.lo < b.lo; });
+  for (std::size_t i = 0; i < runs.size();) {
+    taken_run r = runs[i];
+    while (++i < runs.size() && runs[i].lo == r.hi && runs[i].life == r.life) r.hi = runs[i].hi;
+    const std::uint64_t at = r.lo << 2 | q;
+    p[0] += salted_mix(salted_mix(salted_mix(at, 13) ^ r.hi, 15) ^ r.life, 17);
+    p[1] += salted_mix(salted_mix(salted_mix(at, 14) ^ r.hi, 16) ^ r.life, 18);
+  }
+}
+
 class time_sweeper {
  public:
   /// `graph`: the interference of the problem's nodes; `pins`: empty or one per node.
@@ -195,16 +212,33 @@ class time_sweeper {
   bool group_done(std::size_t g) const {
     return std::all_of(groups_[g].begin(), groups_[g].end(), [&](node_id v) { return placed_[v] != 0; });
   }
-  /// The state at the start of group g: which nodes are placed (those of the groups before g and the
-  /// pins) and where those live after births_[g] are; everything later depends on nothing else.
-  print128 state_print(std::size_t g) const {
+  /// The state at the start of group g, as what the rest of the walk can see of it. Which nodes are
+  /// placed is the same in every state of g (the groups before it, the pins). A placed node matters to
+  /// the nodes born from births_[g] on only through the cells it takes (quarter, bytes) and when it is
+  /// live from then on (a later node meets it exactly when their ranges overlap after births_[g]); so
+  /// the print is, per quarter, the taken byte runs with the liveness of their occupants after the birth,
+  /// adjacent runs of equal liveness merged. Two states that differ by an exchange of placed nodes of
+  /// the same future liveness (blocks of different sizes that die together, stacked in another order)
+  /// leave the same runs, the same constraints on everything later, and share one print: a failure of
+  /// one is a failure of the other. (By node and place instead, the planted sweep kernels and 1-D
+  /// problems of docs/PERFORMANCE.md section 10, "One print per occupancy", placed fewer.)
+  print128 state_print(std::size_t g) {
+    const program_point t = births_[g];
     print128 p{salted_mix(g, 11), salted_mix(g, 12)};
-    for (node_id v = 0; v < n_; ++v)
-      if (placed_[v] && last_[v] > births_[g]) {
-        const std::uint64_t x = (std::uint64_t{v} << 40) ^ (std::uint64_t{part_[v]} << 32) ^ off_[v];
-        p[0] += salted_mix(x, 13), p[1] += salted_mix(x, 14);
-      }
+    for (std::uint32_t q = 0; q < quarters_; ++q) {
+      taken_.clear();
+      for (node_id v = 0; v < n_; ++v)
+        if (placed_[v] && last_[v] > t && (qm_[v] >> q & 1)) taken_.push_back({off_[v], off_[v] + ext_[v].bytes, future_of(v, t)});
+      add_taken_print(p, q, taken_);
+    }
     return p;
+  }
+  /// A key of v's live ranges clipped to [t, end): equal for nodes that are live at the same points from t on.
+  std::uint64_t future_of(node_id v, program_point t) const {
+    std::uint64_t k = 0;
+    for (const interval& i : ranges_.ranges(v))
+      if (i.end > t) k = salted_mix(k ^ (std::uint64_t{std::max(i.begin, t)} << 32 | i.end), 19);
+    return k;
   }
 
   /// Fills f's cell (the lowest free aligned offset at the group's birth over the quarters) and choices;
@@ -586,6 +620,7 @@ class time_sweeper {
   std::vector<empty_run> waste_;                    // runs left empty, a stack over the walk's path
   std::vector<run_of_bytes> runs_;
   std::vector<run_of_bytes> cells_;  // lowest_free()'s
+  std::vector<taken_run> taken_;  // state_print()'s, per quarter
   frame trial_;  // open()'s cells, each with its choices, before the one with the fewest is kept
   struct smallest_pair {
     std::uint64_t bytes = ~std::uint64_t{0}, second = ~std::uint64_t{0};
