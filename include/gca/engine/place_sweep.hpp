@@ -50,8 +50,9 @@
 //              nodes never move, so the unplaced nodes live at a later birth must fit in the free runs
 //              the placed ones leave there, each run counted for the largest subset sum that fits.
 //   order of   limited discrepancy: walks in which the k-th choice of a frame costs k, with a limit of
-//   walks      0, 1, 2, ... on a path; a time's state (which nodes are placed, the places of those live
-//              after it) whose walk failed with d allowed is not walked again with d or fewer.
+//   walks      0, 1, 2, ... on a path; a state (which nodes are placed, and per quarter the bytes taken
+//              until when; see state_print) whose walk failed with d allowed is not walked again with d
+//              or fewer, at a birth's start and inside its group.
 //
 // Only completeness is heuristic (the empty branch skips to the next end, not every offset; a block is
 // only tried at the lowest free cell), so the sweep never proves anything; a placement it finds is a
@@ -147,7 +148,7 @@ class time_sweeper {
     std::vector<choice> choices;
     std::size_t next = 0;
     bool applied = false;
-    print128 print{};  // the time's state, when this frame is the first of its group
+    print128 print{};  // the state this frame starts from (state_print)
     bool first_of_group = false;
   };
 
@@ -212,16 +213,17 @@ class time_sweeper {
   bool group_done(std::size_t g) const {
     return std::all_of(groups_[g].begin(), groups_[g].end(), [&](node_id v) { return placed_[v] != 0; });
   }
-  /// The state at the start of group g, as what the rest of the walk can see of it. Which nodes are
-  /// placed is the same in every state of g (the groups before it, the pins). A placed node matters to
+  /// The state in group g, as what the rest of the walk can see of it: which nodes are placed (the groups
+  /// before g and the pins, the same in every state of g, and those of g itself), the runs left empty at
+  /// this birth, and the occupancy. A placed node matters to
   /// the nodes born from births_[g] on only through the cells it takes (quarter, bytes) and when it is
   /// live from then on (a later node meets it exactly when their ranges overlap after births_[g]); so
   /// the print is, per quarter, the taken byte runs with the liveness of their occupants after the birth,
   /// adjacent runs of equal liveness merged. Two states that differ by an exchange of placed nodes of
   /// the same future liveness (blocks of different sizes that die together, stacked in another order)
   /// leave the same runs, the same constraints on everything later, and share one print: a failure of
-  /// one is a failure of the other. (By node and place instead, the planted sweep kernels and 1-D
-  /// problems of docs/PERFORMANCE.md section 10, "One print per occupancy", placed fewer.)
+  /// one is a failure of the other. (By node and place instead, and at a birth's start only, the planted
+  /// sweep kernels of docs/PERFORMANCE.md section 10, "One print per occupancy", placed fewer.)
   print128 state_print(std::size_t g) {
     const program_point t = births_[g];
     print128 p{salted_mix(g, 11), salted_mix(g, 12)};
@@ -231,6 +233,13 @@ class time_sweeper {
         if (placed_[v] && last_[v] > t && (qm_[v] >> q & 1)) taken_.push_back({off_[v], off_[v] + ext_[v].bytes, future_of(v, t)});
       add_taken_print(p, q, taken_);
     }
+    for (node_id v : groups_[g])
+      if (placed_[v]) p[0] += salted_mix(v, 20), p[1] += salted_mix(v, 21);
+    for (const empty_run& w : waste_)
+      if (w.group == g) {
+        const std::uint64_t at = w.lo << 4 | w.quarters;
+        p[0] += salted_mix(salted_mix(at, 22) ^ w.hi, 24), p[1] += salted_mix(salted_mix(at, 23) ^ w.hi, 25);
+      }
     return p;
   }
   /// A key of v's live ranges clipped to [t, end): equal for nodes that are live at the same points from t on.
@@ -491,17 +500,14 @@ class time_sweeper {
     if (g == groups_.size()) return 2;
     if (first) enter(g);
     frame f;
-    f.group = g, f.disc = disc;
-    if (first) {
-      f.first_of_group = true, f.print = state_print(g);
-      if (memo_.failed(f.print, disc)) return 0;
-      if (!ahead_fits(g, births_ahead)) {
-        memo_.store(f.print, disc);
-        return 0;
-      }
+    f.group = g, f.disc = disc, f.first_of_group = first, f.print = state_print(g);
+    if (memo_.failed(f.print, disc)) return 0;
+    if (first && !ahead_fits(g, births_ahead)) {
+      memo_.store(f.print, disc);
+      return 0;
     }
     if (!open(f)) {
-      if (first) memo_.store(f.print, disc);
+      memo_.store(f.print, disc);
       return 0;
     }
     stack.push_back(std::move(f));
@@ -576,7 +582,7 @@ class time_sweeper {
       if (f.applied) undo(f);
       if (f.next < f.choices.size() && f.next > f.disc) skipped_ = true, f.next = f.choices.size();
       if (f.next == f.choices.size()) {
-        if (f.first_of_group) memo_.store(f.print, f.disc);
+        memo_.store(f.print, f.disc);
         stack.pop_back();
         continue;
       }
