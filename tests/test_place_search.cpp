@@ -968,8 +968,8 @@ TEST_CASE("time sweep: each bank's lowest cell is a cell") {
 }
 
 // The same rule on planted tight SB kernels by sweep of 60 tensors (seeds 1-8), the sweep alone: within
-// 12,000 nodes it places seeds 3, 4 and 8 (in 7,458, 269 and 7,461; 10,031, 297 and 7,886 before the
-// failed states were printed by occupancy); branching at the lowest offset it
+// 12,000 nodes it places seeds 3, 4 and 8 (in 6,375, 268 and 5,763; 10,031, 297 and 7,886 before the
+// failed states were printed by occupancy and R2 checked after each placement); branching at the lowest offset it
 // placed none of the eight within 25,000. Each placement is checked with the geometry.
 TEST_CASE("time sweep: fewest choices first places tight planted kernels the lowest cell missed") {
   const scratchpad_2d sb(trn2);
@@ -1010,6 +1010,33 @@ TEST_CASE("time sweep: one print per occupancy, whichever blocks take it") {
   CHECK(a_low != print(0, {{0, 30, 7}, {31, 50, 7}, {60, 100, 9}}));  // a byte free between them
   CHECK(a_low != print(1, {{0, 30, 7}, {30, 50, 7}, {60, 100, 9}}));  // another quarter
   CHECK(print(0, {}) == gca::detail::print128{});
+}
+
+// Rule R2 at the births ahead is checked after each placement, not only on entering a birth's group. One
+// quarter of 100 bytes (alignment 10): d [0,20) x 10; a [10,30) x 10, b [10,30) x 40, e [10,40) x 20;
+// c [20,50) x 30. At 20 the live bytes fill the memory, so c needs d's place and the 20 bytes beside it
+// free at 10; the sweep's empty branch leaves a run empty up to a placed neighbor's end or the run's end,
+// never just 20 bytes, so the sweep alone cannot place it: it gives up after 21 nodes (41 when R2 ran
+// only on entering a group: a placement of the group at 10 that leaves no 30 bytes for c was finished
+// before its failure was seen). The exhaustive search places it.
+TEST_CASE("time sweep: R2 after each placement, and the sweep's known gap") {
+  tiny t;
+  t.add({10, 30}, {32, 10});
+  t.add({10, 30}, {32, 40});
+  t.add({20, 50}, {32, 30});
+  t.add({0, 20}, {32, 10});
+  t.add({10, 40}, {32, 20});
+  const interference_graph g = build_interference(t.ranges);
+  const rect_layout lay{32, 10, 100, 1};
+  std::uint64_t nodes = 0;
+  CHECK_FALSE(gca::detail::time_sweeper(t.ranges, t.ext, t.pins, g, lay).run(1000, std::chrono::steady_clock::time_point::max(), nodes));
+  CHECK(nodes == 21);
+  search_limits lim;
+  lim.fill = lim.sweep = false;
+  const place_result r = place_search(place_problem{t.ranges, t.ext, t.pins}, lay, lim);
+  REQUIRE(r.status == search_status::found);
+  const std::uint64_t c = r.placements[2]->offset, d = r.placements[3]->offset;
+  CHECK((c <= d && d + 10 <= c + 30));  // c takes d's place
 }
 
 // place_search runs the fills and the time sweep in rounds of growing budgets, each resuming where it

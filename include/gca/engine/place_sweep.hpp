@@ -46,9 +46,12 @@
 //              against the spare area (slivers(); planted PSUM kernels of 60 tensors, seeds 1701-1710: 3 -> 8 of 10);
 //              after each placement, every unplaced neighbor of the placed node must keep a position
 //              free of its placed neighbors at some start (a dead node has no completion); and on entering
-//              a group, the exact search's rule R2 at its birth and the next few (ahead_fits): placed
-//              nodes never move, so the unplaced nodes live at a later birth must fit in the free runs
-//              the placed ones leave there, each run counted for the largest subset sum that fits.
+//              a group and after each placement, the exact search's rule R2 at its birth and the next
+//              few (ahead_fits): placed nodes never move, so the unplaced nodes live at a later birth
+//              must fit in the free runs the placed ones leave there, each run counted for the largest
+//              subset sum that fits. (Checked on entering a group only, a group of 7 tensors was walked
+//              whole, in all its orders, before a birth 4 groups on failed: docs/PERFORMANCE.md
+//              section 10, "R2 after each placement".)
 //   order of   limited discrepancy: walks in which the k-th choice of a frame costs k, with a limit of
 //   walks      0, 1, 2, ... on a path; a state (which nodes are placed, and per quarter the bytes taken
 //              until when; see state_print) whose walk failed with d allowed is not walked again with d
@@ -122,7 +125,7 @@ class time_sweeper {
 
  private:
   static constexpr std::uint32_t none = ~std::uint32_t{0};
-  /// How many births ahead_fits checks on entering a group: on planted mixed kernels of 40 and 60
+  /// How many births ahead_fits checks (from the group's own): on planted mixed kernels of 40 and 60
   /// tensors (seeds 1701-1710, 25,000 nodes), 4 places 9 and 4 of 10 where the group's own birth alone
   /// places 7 and 2; every later birth cuts nothing more and costs up to 4x the time at 150 tensors.
   static constexpr std::size_t births_ahead = 4;
@@ -491,7 +494,8 @@ class time_sweeper {
   /// Pushes the frame that continues from the current state with `disc` discrepancies left: in group g,
   /// or at the next group's birth when g is placed (then with the new time's print, checked against the
   /// memory of failed states). 1: a frame was pushed; 2: everything is placed; 0: a dead end.
-  int descend(std::size_t g, std::uint32_t disc, std::vector<frame>& stack) {
+  /// `now`: the node the last choice placed (none: a run left empty, or the walk's start).
+  int descend(std::size_t g, std::uint32_t disc, std::vector<frame>& stack, node_id now = none) {
     bool first = stack.empty();
     if (!first && group_done(g)) {
       if (++g == groups_.size()) return 2;
@@ -502,7 +506,7 @@ class time_sweeper {
     frame f;
     f.group = g, f.disc = disc, f.first_of_group = first, f.print = state_print(g);
     if (memo_.failed(f.print, disc)) return 0;
-    if (first && !ahead_fits(g, births_ahead)) {
+    if (first ? !ahead_fits(g, births_ahead) : now != none && !ahead_fits(g, births_ahead, now)) {
       memo_.store(f.print, disc);
       return 0;
     }
@@ -518,10 +522,13 @@ class time_sweeper {
   /// there leave in S's quarters, each free run counted for the largest subset sum of its candidates'
   /// sizes that fits. Placed nodes stay where they are, so a birth that fails here fails in every
   /// completion.
-  bool ahead_fits(std::size_t g, std::size_t births) {
+  /// Inside a group (`now`: the node just placed) only the births where `now` is live are checked again:
+  /// elsewhere the placed and the unplaced nodes live there are those of the last check.
+  bool ahead_fits(std::size_t g, std::size_t births, node_id now = none) {
     const std::size_t end = std::min(groups_.size(), g + births);
     for (std::size_t j = g; j < end; ++j) {
       const program_point t = births_[j];
+      if (now != none && !live_at(now, t)) continue;
       ahead_.clear();
       std::array<std::uint64_t, 16> need{};
       for (std::size_t k = g; k <= j; ++k)
@@ -594,7 +601,7 @@ class time_sweeper {
       apply(f, c);
       if (c.v != none && !neighbors_keep_room(c.v)) continue;
       const std::size_t g = f.group;
-      const int r = descend(g, left, stack);  // may move the stack, and f with it
+      const int r = descend(g, left, stack, c.v);  // may move the stack, and f with it
       if (r == 2) return true;
     }
     return false;
