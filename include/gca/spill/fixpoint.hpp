@@ -279,8 +279,41 @@ class space_fixpoint {
       rep_.spills.guided = proof_->victims;
       n = spill_.spill(lf_, a, filter_, tgt_, rep_.spills);
     }
+    if (n == 0 && placed_at_last(a, n)) return false;
     if (n == 0) refuse(a);
     return n != 0;
+  }
+
+  /// Before a refusal on fragmentation: the search once more, on the space as it is now, when its own
+  /// budget (search_options::total_nodes, or its time share) was spent before this round. Nothing more can
+  /// be spilled by the policy's rules then, and the colorer, a heuristic, failed; but many webs are
+  /// spilled by now, and what is left is often small and easy for the search (planted kernels of 150
+  /// tensors that the colorer left with one unplaced tensor were refused under `--timeout 4` to `20`:
+  /// docs/PERFORMANCE.md section 10, "A last search before a refusal"). A refusal is the worst answer,
+  /// so this search gets the first round's node budget (search_options::nodes) and, like a space's
+  /// first search, its time share of what is left before the allocation's deadline (never the
+  /// watchdog). It places the space (true), or chooses victims that it spills (`n`), or changes nothing;
+  /// once per space.
+  bool placed_at_last(const space_attempt& a, std::size_t& n) {
+    if (!lay_ || !opt_.search.enabled || !rep_.spills.hopeless.empty() || searched_at_last_) return false;
+    const bool budget_left =
+        rep_.search_nodes < opt_.search.total_nodes && std::chrono::steady_clock::now() < search_until_;
+    if (budget_left) return false;  // the search ran this round, with its budget: its answer stands
+    searched_at_last_ = true;       // once per space: its cost stays one first round's
+    const auto until = search_deadline(opt_.search, std::chrono::steady_clock::now(), opt_.deadline);
+    rescue r = place_or_prove(lf_, filter_, geom_, *lay_, opt_.blockers, opt_.search, until, spillable_fn());
+    rep_.search_nodes += r.search_nodes;
+    if (r.placed) {
+      rep_.placed_by = r.by_linear_scan ? "linear scan" : "exact search";
+      rep_.peak = r.placed->result->peak;
+      finish(*r.placed);
+      return true;
+    }
+    if (!r.victims.empty()) {
+      rep_.spills.guided = r.victims;
+      n = spill_.spill(lf_, a, filter_, tgt_, rep_.spills);
+    }
+    return false;
   }
 
   /// prove_cant_help on this round's view; on a proof, the refusal names its tensors and what it proved.
@@ -364,6 +397,7 @@ class space_fixpoint {
   const std::chrono::steady_clock::time_point search_until_;
   space_report rep_;
   std::optional<rescue> search_, proof_;  // this round's search and proof, if they ran
+  bool searched_at_last_ = false;          // placed_at_last ran
   std::optional<linearized_function> input_;  // keep_input
 };
 
