@@ -152,7 +152,6 @@ class time_sweeper {
     std::size_t next = 0;
     bool applied = false;
     print128 print{};  // the state this frame starts from (state_print)
-    bool first_of_group = false;
   };
 
   std::uint32_t mask(node_id v, std::uint32_t start) const { return quarter_mask(start, ext_[v].partitions); }
@@ -226,11 +225,11 @@ class time_sweeper {
   }
   /// The state in group g, as what the rest of the walk can see of it: which nodes are placed (the groups
   /// before g and the pins, the same in every state of g, and those of g itself), the runs left empty at
-  /// this birth, and the occupancy. A placed node matters to
-  /// the nodes born from births_[g] on only through the cells it takes (quarter, bytes) and when it is
-  /// live from then on (a later node meets it exactly when their ranges overlap after births_[g]); so
-  /// the print is, per quarter, the taken byte runs with the liveness of their occupants after the birth,
-  /// adjacent runs of equal liveness merged. Two states that differ by an exchange of placed nodes of
+  /// this birth, and the occupancy. A placed node matters to the nodes born from births_[g] on only
+  /// through the cells it takes (quarter, bytes) and when it is live from then on (a later node meets it
+  /// exactly when their ranges overlap after births_[g]); so the occupancy is printed per quarter as the
+  /// taken byte runs with the liveness of their occupants after the birth, adjacent runs of equal
+  /// liveness merged. Two states that differ by an exchange of placed nodes of
   /// the same future liveness (blocks of different sizes that die together, stacked in another order)
   /// leave the same runs, the same constraints on everything later, and share one print: a failure of
   /// one is a failure of the other. (By node and place instead, and at a birth's start only, the planted
@@ -502,8 +501,8 @@ class time_sweeper {
   }
 
   /// Pushes the frame that continues from the current state with `disc` discrepancies left: in group g,
-  /// or at the next group's birth when g is placed (then with the new time's print, checked against the
-  /// memory of failed states). 1: a frame was pushed; 2: everything is placed; 0: a dead end.
+  /// or at the next group's birth when g is placed; its print is checked against the memory of failed
+  /// states first. 1: a frame was pushed; 2: everything is placed; 0: a dead end.
   /// `now`: the node the last choice placed (none: a run left empty, or the walk's start).
   int descend(std::size_t g, std::uint32_t disc, std::vector<frame>& stack, node_id now = none) {
     const bool start = stack.empty();  // the walk's first frame: no birth checked yet
@@ -515,7 +514,7 @@ class time_sweeper {
     if (g == groups_.size()) return 2;
     if (first) enter(g);
     frame f;
-    f.group = g, f.disc = disc, f.first_of_group = first, f.print = state_print(g);
+    f.group = g, f.disc = disc, f.print = state_print(g);
     if (memo_.failed(f.print, disc)) return 0;
     if (!ahead_fits(g, now, first, start)) {
       memo_.store(f.print, disc);
