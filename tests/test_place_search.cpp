@@ -41,6 +41,14 @@ struct tiny {
   }
 };
 
+/// The time sweep alone on t (engine/place_sweep.hpp) within `budget` nodes, counted on from `nodes`.
+std::optional<std::vector<placement>> sweep_alone(const tiny& t, const rect_layout& lay, std::uint64_t budget,
+                                                  std::uint64_t& nodes) {
+  const interference_graph g = build_interference(t.ranges);
+  return gca::detail::time_sweeper(t.ranges, t.ext, t.pins, g, lay)
+      .run(budget, std::chrono::steady_clock::time_point::max(), nodes);
+}
+
 /// Every legal position of e in g, by brute force over all partitions and byte offsets.
 template <class G>
 std::vector<placement> positions(const G& g, const extent& e, std::uint64_t capacity) {
@@ -916,10 +924,8 @@ TEST_CASE("time sweep: pins born later, and banks, are respected") {
     tiny t;
     t.add({0, 4}, {128, 50});
     t.add({2, 6}, {128, 50}, placement{0, 0});
-    const interference_graph g = build_interference(t.ranges);
     std::uint64_t nodes = 0;
-    const auto got = gca::detail::time_sweeper(t.ranges, t.ext, t.pins, g, rect_layout{128, 1, 100, 1})
-                         .run(1000, std::chrono::steady_clock::time_point::max(), nodes);
+    const auto got = sweep_alone(t, rect_layout{128, 1, 100, 1}, 1000, nodes);
     REQUIRE(got);
     CHECK((*got)[0] == placement{0, 50});
     CHECK((*got)[1] == placement{0, 0});
@@ -929,10 +935,8 @@ TEST_CASE("time sweep: pins born later, and banks, are respected") {
     t.add({0, 4}, {128, 32}, placement{0, 0});
     t.add({1, 5}, {128, 48});
     t.add({1, 5}, {32, 16});
-    const interference_graph g = build_interference(t.ranges);
     std::uint64_t nodes = 0;
-    const auto got = gca::detail::time_sweeper(t.ranges, t.ext, t.pins, g, rect_layout{128, 4, 64, 2})
-                         .run(1000, std::chrono::steady_clock::time_point::max(), nodes);
+    const auto got = sweep_alone(t, rect_layout{128, 4, 64, 2}, 1000, nodes);
     REQUIRE(got);
     CHECK((*got)[1] == placement{0, 64});   // 32 + 48 > 64: not in bank 0
     CHECK((*got)[2] == placement{0, 32});   // the rest of bank 0, lowest cell first
@@ -955,9 +959,7 @@ TEST_CASE("time sweep: the cell with the fewest choices first, and a dead cell f
     for (int k = 0; k < 3; ++k) t.add({0, 4}, {32, 100});
     t.add({0, 4}, {32, 90});
     if (later_pin) t.add({2, 6}, {32, 90}, placement{0, 10});
-    const interference_graph g = build_interference(t.ranges);
-    return gca::detail::time_sweeper(t.ranges, t.ext, t.pins, g, rect_layout{128, 1, 100, 1})
-        .run(1000, std::chrono::steady_clock::time_point::max(), nodes);
+    return sweep_alone(t, rect_layout{128, 1, 100, 1}, 1000, nodes);
   };
   std::uint64_t nodes = 0;
   CHECK_FALSE(sweep(true, nodes));
@@ -983,9 +985,7 @@ TEST_CASE("time sweep: each bank's lowest cell is a cell") {
     tiny t;
     for (int k = 0; k < 8; ++k) t.add({0, 4}, {32, 64});
     if (later_pin) t.add({2, 6}, {32, 64}, placement{0, 64});
-    const interference_graph g = build_interference(t.ranges);
-    return gca::detail::time_sweeper(t.ranges, t.ext, t.pins, g, rect_layout{128, 4, 64, 2})
-        .run(1000, std::chrono::steady_clock::time_point::max(), nodes);
+    return sweep_alone(t, rect_layout{128, 4, 64, 2}, 1000, nodes);
   };
   std::uint64_t nodes = 0;
   CHECK_FALSE(sweep(true, nodes));
@@ -1008,10 +1008,8 @@ TEST_CASE("time sweep: fewest choices first places tight planted kernels the low
   for (std::uint64_t seed = 1; seed <= 8; ++seed) {
     const tiny t = planted_problem(gca::planted_sb_family::tight, 60, seed, 0, memory_type::sb,
                                    gca::planted_sb_construction::sweep);
-    const interference_graph g = build_interference(t.ranges);
     std::uint64_t nodes = 0;
-    const auto got = gca::detail::time_sweeper(t.ranges, t.ext, t.pins, g, rect_layout_of(sb))
-                         .run(12000, std::chrono::steady_clock::time_point::max(), nodes);
+    const auto got = sweep_alone(t, rect_layout_of(sb), 12000, nodes);
     CAPTURE(seed);
     CHECK(nodes <= 12000);
     if (!got) continue;
@@ -1057,10 +1055,9 @@ TEST_CASE("time sweep: R2 after each placement, and the sweep's known gap") {
   t.add({20, 50}, {32, 30});
   t.add({0, 20}, {32, 10});
   t.add({10, 40}, {32, 20});
-  const interference_graph g = build_interference(t.ranges);
   const rect_layout lay{32, 10, 100, 1};
   std::uint64_t nodes = 0;
-  CHECK_FALSE(gca::detail::time_sweeper(t.ranges, t.ext, t.pins, g, lay).run(1000, std::chrono::steady_clock::time_point::max(), nodes));
+  CHECK_FALSE(sweep_alone(t, lay, 1000, nodes));
   CHECK(nodes == 21);
   search_limits lim;
   lim.fill = lim.sweep = false;

@@ -199,12 +199,9 @@ class space_fixpoint {
     rep_.search_nodes += r.search_nodes;
     if (rep_.search_outcome.empty()) rep_.search_outcome = std::string(to_string(r.spill_free));
     if (!r.placed) return false;
-    rep_.placed_by = r.by_linear_scan ? "linear scan" : "exact search";
     rep_.heuristic = "exact-search";
-    rep_.peak = r.placed->result->peak;
     rep_.nodes = r.placed->node_web.size();
-    finish(*r.placed);
-    return true;
+    return finish_rescue(r);
   }
 
   /// The colorer's attempt: record its figures; when it placed everything, commit (at -O7, DRAM's peak
@@ -250,20 +247,13 @@ class space_fixpoint {
   bool rescued(const space_attempt& a) {
     search_.reset();
     proof_.reset();
-    const bool budget_left =
-        rep_.search_nodes < opt_.search.total_nodes && std::chrono::steady_clock::now() < search_until_;
-    if (!lay_ || !budget_left) return false;
+    if (!lay_ || !search_budget_left()) return false;
     search_ = place_or_prove(lf_, filter_, geom_, *lay_, opt_.blockers, round_budget(), search_until_, spillable_fn());
     rep_.search_nodes += search_->search_nodes;
     // The first round's answer for a spill-free placement, kept so that a spill can say whether it was
     // proven necessary ("infeasible") or the search only gave up (a spill-free placement may exist).
     if (rep_.search_outcome.empty()) rep_.search_outcome = std::string(to_string(search_->spill_free));
-    if (search_->placed) {
-      rep_.placed_by = search_->by_linear_scan ? "linear scan" : "exact search";
-      rep_.peak = search_->placed->result->peak;
-      finish(*search_->placed);
-      return true;
-    }
+    if (search_->placed) return finish_rescue(*search_);
     rep_.spills.guided = search_->victims;
     // A proof ends the fixpoint at once; asked before spilling when the search found no victims.
     return search_->victims.empty() && proved_cant_help(a);
@@ -296,24 +286,29 @@ class space_fixpoint {
   /// once per space.
   bool placed_at_last(const space_attempt& a, std::size_t& n) {
     if (!lay_ || !opt_.search.enabled || !rep_.spills.hopeless.empty() || searched_at_last_) return false;
-    const bool budget_left =
-        rep_.search_nodes < opt_.search.total_nodes && std::chrono::steady_clock::now() < search_until_;
-    if (budget_left) return false;  // the search ran this round, with its budget: its answer stands
+    if (search_budget_left()) return false;  // the search ran this round, with its budget: its answer stands
     searched_at_last_ = true;       // once per space: its cost stays one first round's
     const auto until = search_deadline(opt_.search, std::chrono::steady_clock::now(), opt_.deadline);
     rescue r = place_or_prove(lf_, filter_, geom_, *lay_, opt_.blockers, opt_.search, until, spillable_fn());
     rep_.search_nodes += r.search_nodes;
-    if (r.placed) {
-      rep_.placed_by = r.by_linear_scan ? "linear scan" : "exact search";
-      rep_.peak = r.placed->result->peak;
-      finish(*r.placed);
-      return true;
-    }
+    if (r.placed) return finish_rescue(r);
     if (!r.victims.empty()) {
       rep_.spills.guided = r.victims;
       n = spill_.spill(lf_, a, filter_, tgt_, rep_.spills);
     }
     return false;
+  }
+
+  /// Whether the space's search may still run: below search_options::total_nodes and before its time share.
+  bool search_budget_left() const {
+    return rep_.search_nodes < opt_.search.total_nodes && std::chrono::steady_clock::now() < search_until_;
+  }
+  /// Commits the placement a search step found (r.placed) and reports who placed it; true.
+  bool finish_rescue(rescue& r) {
+    rep_.placed_by = r.by_linear_scan ? "linear scan" : "exact search";
+    rep_.peak = r.placed->result->peak;
+    finish(*r.placed);
+    return true;
   }
 
   /// prove_cant_help on this round's view; on a proof, the refusal names its tensors and what it proved.
