@@ -51,7 +51,12 @@
 //              must fit in the free runs the placed ones leave there, each run counted for the largest
 //              subset sum that fits. (Checked on entering a group only, a group of 7 tensors was walked
 //              whole, in all its orders, before a birth 4 groups on failed: docs/PERFORMANCE.md
-//              section 10, "R2 after each placement".)
+//              section 10, "R2 after each placement".) And the hand-offs of full births, after each
+//              placement at the births it was live just before (handoffs_fit, handoffs_tile): where
+//              every cell is taken at a birth, the cells that nodes dying there leave must be covered
+//              by its newborns; where every cell is taken just before it too, the newborns must tile
+//              them exactly, a test (engine/place_handoff.hpp) made as soon as the dying are placed,
+//              often several births ahead (docs/PERFORMANCE.md section 10, "Hand-offs").
 //   order of   limited discrepancy: walks in which the k-th choice of a frame costs k, with a limit of
 //   walks      0, 1, 2, ... on a path; a state (which nodes are placed, and per quarter the bytes taken
 //              until when; see state_print) whose walk failed with d allowed is not walked again with d
@@ -70,9 +75,11 @@
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <unordered_map>
 #include <vector>
 
 #include <gca/engine/place_fill.hpp>
+#include <gca/engine/place_handoff.hpp>
 #include <gca/geometry/detail/start_search.hpp>
 #include <gca/geometry/rect_layout.hpp>
 #include <gca/graph/interference.hpp>
@@ -210,7 +217,38 @@ class time_sweeper {
       auto j = static_cast<std::size_t>(std::lower_bound(births_.begin(), births_.end(), pinned ? program_point{0} : r.front().begin) - births_.begin());
       for (; j < births_.size() && births_[j] < last_[v]; ++j) span_[j].push_back(v);
     }
+    find_handoffs();
     return true;
+  }
+  /// dying_[j]: the nodes live at births_[j] - 1 and not at births_[j] (pins too); full_[j]: whether the
+  /// nodes live at births_[j] take every cell of every quarter then, whatever their places (their fewest
+  /// quarters x bytes add up to the memory's), for handoffs_fit().
+  void find_handoffs() {
+    dying_.assign(births_.size(), {});
+    full_.assign(births_.size(), 0);
+    full_before_.assign(births_.size(), 0);
+    for (node_id v = 0; v < n_; ++v)
+      for (const interval& i : ranges_.ranges(v)) {
+        const auto j = static_cast<std::size_t>(std::lower_bound(births_.begin(), births_.end(), i.end) - births_.begin());
+        if (j < births_.size() && births_[j] == i.end && !live_at(v, i.end)) dying_[j].push_back(v);
+      }
+    const std::uint64_t total = std::uint64_t{quarters_} * lay_.capacity();
+    for (std::size_t j = 0; j < births_.size(); ++j) {
+      std::uint64_t area = 0;
+      for (node_id v : span_[j])
+        if (live_at(v, births_[j]))
+          area += ext_[v].bytes * (placed_[v] ? std::popcount(qm_[v]) : cmin_[v * 16 + (1u << quarters_) - 1]);
+      full_[j] = area == total;
+      // Just before the birth: the nodes live at births_[j] - 1 were born by births_[j - 1] (free nodes
+      // are born at births), so span_[j - 1] holds them.
+      area = 0;
+      if (j > 0 && births_[j] > 0)
+        for (node_id v : span_[j - 1])
+          if (live_at(v, births_[j] - 1))
+            area += ext_[v].bytes * (placed_[v] ? std::popcount(qm_[v]) : cmin_[v * 16 + (1u << quarters_) - 1]);
+      full_before_[j] = area == total;
+    }
+    tiled_.clear();
   }
 
   /// The placed nodes live at the birth of group g (pins included).
@@ -516,7 +554,7 @@ class time_sweeper {
     frame f;
     f.group = g, f.disc = disc, f.print = state_print(g);
     if (memo_.failed(f.print, disc)) return 0;
-    if (!ahead_fits(g, now, first, start)) {
+    if (!ahead_fits(g, now, first, start) || !handoffs_fit(now, start) || !handoffs_tile(now, start)) {
       memo_.store(f.print, disc);
       return 0;
     }
@@ -578,6 +616,112 @@ class time_sweeper {
       }
     }
     return true;
+  }
+
+  /// Rule "hand-off": at a birth t where every cell is taken (full_), take a free run at t in one quarter,
+  /// between cells taken at t by placed nodes (or a segment's ends). Its bytes that placed nodes dying at
+  /// t (dying_) took at t - 1 are covered at t, and not by a node live at t - 1 (those cells were the
+  /// dying ones' then) nor by a placed node (the run is free of them): by unplaced nodes born at t (live
+  /// at t, not at t - 1), stacked in bytes inside the run. So a subset of their sizes sums to at least
+  /// those bytes and at most the run; when none does, no completion exists (placed nodes never move).
+  /// Checked after each placement of `now` at the births where it was live just before (the runs it
+  /// takes or bounds), and at every birth at the walk's `start`.
+  bool handoffs_fit(node_id now, bool start) {
+    if (now == none) {
+      if (!start) return true;
+      for (std::size_t j = cur_; j < births_.size(); ++j)
+        if (full_[j] && !handoff_runs_fit(j, (1u << quarters_) - 1)) return false;
+      return true;
+    }
+    for (std::size_t j = cur_; j < births_.size() && births_[j] <= last_[now]; ++j)
+      if (full_[j] && births_[j] > 0 && live_at(now, births_[j] - 1) && !handoff_runs_fit(j, qm_[now])) return false;
+    return true;
+  }
+  /// handoffs_fit at birth j, in the quarters of `quarters`.
+  bool handoff_runs_fit(std::size_t j, std::uint32_t quarters) {
+    const program_point t = births_[j];
+    if (t == 0) return true;
+    ahead_.clear();
+    for (node_id v : span_[j])
+      if (!placed_[v] && live_at(v, t) && !live_at(v, t - 1)) ahead_.push_back(v);
+    std::sort(ahead_.begin(), ahead_.end(), [&](node_id a, node_id b) { return ext_[a].bytes < ext_[b].bytes; });
+    for (std::uint32_t q = 0; q < quarters_; ++q) {
+      if (!(quarters >> q & 1)) continue;
+      freed_.clear();
+      for (node_id u : dying_[j])
+        if (placed_[u] && (qm_[u] >> q & 1)) freed_.push_back({off_[u], off_[u] + ext_[u].bytes});
+      if (freed_.empty()) continue;
+      std::sort(freed_.begin(), freed_.end(), [](const run_of_bytes& a, const run_of_bytes& b) { return a.lo < b.lo; });
+      runs_.clear();
+      for (node_id u : span_[j])
+        if (placed_[u] && (qm_[u] >> q & 1) && live_at(u, t)) runs_.push_back({off_[u], off_[u] + ext_[u].bytes});
+      const bool dead = each_free_piece([&](std::uint64_t lo, std::uint64_t hi) {
+        const std::uint64_t must = freed_bytes(lo, hi);
+        if (must == 0) return false;
+        sizes_.clear();
+        std::uint64_t total = 0;
+        for (node_id v : ahead_)
+          if ((reach_[v] >> q & 1) && ext_[v].bytes <= hi - lo) sizes_.push_back(ext_[v].bytes), total += ext_[v].bytes;
+        return fill_(sizes_, total, hi - lo) < must;
+      });
+      if (dead) return false;
+    }
+    return true;
+  }
+  /// Rule "hand-off tiling": at a birth t where every cell is taken at t - 1 and at t (full_before_,
+  /// full_), the nodes live at t - 1 and at t keep their cells, so the free cells at t are exactly those
+  /// of the nodes that die at t (dying_), and the nodes born at t must tile them exactly. Once every
+  /// dying node is placed that region is fixed, however the nodes born in between are placed: if the
+  /// newborns cannot tile it (exact_tiler, within a budget; gave up counts as "can"), no completion
+  /// exists. Checked when `now` completes a birth's dying set, and at the walk's `start` for all.
+  bool handoffs_tile(node_id now, bool start) {
+    if (now == none && !start) return true;
+    for (std::size_t j = cur_ + 1; j < births_.size(); ++j) {
+      if (now != none && births_[j] > last_[now]) break;
+      if (!full_[j] || !full_before_[j]) continue;
+      if (now != none && std::find(dying_[j].begin(), dying_[j].end(), now) == dying_[j].end()) continue;
+      if (!tileable(j)) return false;
+    }
+    return true;
+  }
+  /// handoffs_tile at birth j: the region of the nodes dying there, once all are placed, against its
+  /// newborns; answers are remembered by the region's print (the newborns of a later birth are all
+  /// unplaced, so the region decides).
+  bool tileable(std::size_t j) {
+    const program_point t = births_[j];
+    for (node_id u : dying_[j])
+      if (!placed_[u]) return true;  // the region is not known yet
+    print128 p{salted_mix(j, 30), salted_mix(j, 31)};
+    for (std::uint32_t q = 0; q < quarters_; ++q) {
+      freed_.clear();
+      for (node_id u : dying_[j])
+        if (qm_[u] >> q & 1) freed_.push_back({off_[u], off_[u] + ext_[u].bytes});
+      std::sort(freed_.begin(), freed_.end(), [](const run_of_bytes& a, const run_of_bytes& b) { return a.lo < b.lo; });
+      region_[q].clear();
+      for (const run_of_bytes& r : freed_) {
+        if (!region_[q].empty() && region_[q].back().hi == r.lo) region_[q].back().hi = r.hi;
+        else region_[q].push_back({r.lo, r.hi});
+        p[0] += salted_mix(salted_mix(r.lo << 2 | q, 32) ^ r.hi, 34), p[1] += salted_mix(salted_mix(r.lo << 2 | q, 33) ^ r.hi, 35);
+      }
+    }
+    const auto known = tiled_.find(p[0] ^ (p[1] << 1));
+    if (known != tiled_.end()) return known->second != 0;
+    newborn_.clear();
+    for (node_id v : span_[j])
+      if (live_at(v, t) && !live_at(v, t - 1)) {
+        if (placed_[v]) return true;  // a pin born at t: not modelled (rare), no cut
+        newborn_.push_back(ext_[v]);
+      }
+    const bool can = tiler_.run(region_, newborn_, lay_, quarters_, tile_nodes) != exact_tiler::answer::cannot;
+    tiled_.emplace(p[0] ^ (p[1] << 1), can ? 1 : 0);
+    return can;
+  }
+  /// How many bytes of [lo, hi) the byte runs in freed_ (disjoint) cover.
+  std::uint64_t freed_bytes(std::uint64_t lo, std::uint64_t hi) const {
+    std::uint64_t n = 0;
+    for (const run_of_bytes& r : freed_)
+      if (r.lo < hi && lo < r.hi) n += std::min(hi, r.hi) - std::max(lo, r.lo);
+    return n;
   }
 
   /// The walks with 0, 1, 2, ... discrepancies allowed (see the top of this header); the walk in
@@ -665,6 +809,15 @@ class time_sweeper {
   std::vector<std::uint32_t> reach_;  // per node, the quarters some allowed start touches
   std::vector<std::uint32_t> cmin_;   // per node and set S of quarters (v * 16 + S), the fewest of S it touches
   std::vector<node_id> ahead_;
+  std::vector<std::vector<node_id>> dying_;  // see find_handoffs()
+  std::vector<std::uint8_t> full_;
+  std::vector<run_of_bytes> freed_;          // handoff_runs_fit()'s and tileable()'s
+  std::vector<std::uint8_t> full_before_;
+  static constexpr std::uint64_t tile_nodes = 2000;
+  std::array<std::vector<exact_tiler::free_run>, 4> region_;
+  std::vector<extent> newborn_;
+  exact_tiler tiler_;
+  std::unordered_map<std::uint64_t, std::uint8_t> tiled_;
   std::vector<std::uint64_t> sizes_;
   subset_fill fill_;
 };
