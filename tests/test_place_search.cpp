@@ -1317,3 +1317,35 @@ TEST_CASE("time sweep: hand-offs at full births are checked as soon as the dying
         CHECK_FALSE((rows && bytes));
       }
 }
+
+// The sweep's quarter symmetries (engine/place_sweep.hpp): in SB, blocks of 32 and 64 partitions allow
+// the 8 permutations that keep the pairs {0, 1} and {2, 3} (within a pair, and the pairs swapped); a
+// free block of 96 partitions (quarters 0-2, its only start) leaves 2: the identity and 0 <-> 1.
+// 128-partition blocks alone look the same under all 24, so the identity is kept alone; a pin of 32
+// partitions at partition 0 keeps only those that fix quarter 0. And a state's taken runs print as their
+// merged runs do, in the quarter given (the image's print is its runs under the moved quarters).
+TEST_CASE("time sweep: quarter symmetries of a problem, and one print per image") {
+  using gca::detail::quarter_symmetries;
+  const std::vector<std::optional<placement>> none;
+  const std::vector<extent> small{{32, 10}, {64, 20}, {16, 5}};
+  CHECK(quarter_symmetries(small, none, 128, 4).size() == 8);
+  std::vector<extent> with96 = small;
+  with96.push_back({96, 7});
+  const auto s96 = quarter_symmetries(with96, none, 128, 4);
+  REQUIRE(s96.size() == 2);
+  CHECK(s96[1] == std::array<std::uint8_t, 4>{1, 0, 2, 3});
+  CHECK(quarter_symmetries(std::vector<extent>{{128, 8}, {128, 9}}, none, 128, 4).size() == 1);  // all look alike
+  const std::vector<std::optional<placement>> pinned{placement{0, 0}, std::nullopt};
+  const auto sp = quarter_symmetries(std::vector<extent>{{32, 8}, {32, 9}}, pinned, 128, 4);
+  CHECK(sp.size() == 6);
+  for (const auto& pi : sp) CHECK(pi[0] == 0);
+  CHECK(quarter_symmetries(small, none, 128, 4).front() == std::array<std::uint8_t, 4>{0, 1, 2, 3});
+  CHECK(gca::detail::permute_quarters(0b0011, {1, 0, 3, 2}) == 0b0011);
+  CHECK(gca::detail::permute_quarters(0b0001, {2, 3, 0, 1}) == 0b0100);
+  using gca::detail::taken_run;
+  gca::detail::print128 a{}, b{};
+  std::vector<taken_run> runs{{0, 30, 7}, {30, 50, 7}};
+  gca::detail::add_taken_print(a, 1, runs);
+  gca::detail::hash_taken(b, 1, std::vector<taken_run>{{0, 50, 7}});
+  CHECK(a == b);
+}

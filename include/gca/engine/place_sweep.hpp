@@ -94,15 +94,73 @@ struct taken_run {
 };
 /// Adds to p the print of quarter q's taken runs (any order; sorted here): adjacent runs of equal `life`
 /// merged first, so that the print depends on which bytes are taken until when, not by which nodes.
-inline void add_taken_print(print128& p, std::uint32_t q, std::span<taken_run> runs) {
+/// Sorts the runs and merges adjacent ones of equal `life`, in place; how many are left.
+inline std::size_t merge_taken(std::span<taken_run> runs) {
   std::sort(runs.begin(), runs.end(), [](const taken_run& a, const taken_run& b) { return a.lo < b.lo; });
+  std::size_t n = 0;
   for (std::size_t i = 0; i < runs.size();) {
     taken_run r = runs[i];
     while (++i < runs.size() && runs[i].lo == r.hi && runs[i].life == r.life) r.hi = runs[i].hi;
+    runs[n++] = r;
+  }
+  return n;
+}
+/// Adds to p the print of merged runs (merge_taken's) as quarter q's.
+inline void hash_taken(print128& p, std::uint32_t q, std::span<const taken_run> merged) {
+  for (const taken_run& r : merged) {
     const std::uint64_t at = r.lo << 2 | q;
     p[0] += salted_mix(salted_mix(salted_mix(at, 13) ^ r.hi, 15) ^ r.life, 17);
     p[1] += salted_mix(salted_mix(salted_mix(at, 14) ^ r.hi, 16) ^ r.life, 18);
   }
+}
+inline void add_taken_print(print128& p, std::uint32_t q, std::span<taken_run> runs) {
+  hash_taken(p, q, runs.first(merge_taken(runs)));
+}
+/// The mask m with quarter q moved to pi[q].
+inline std::uint32_t permute_quarters(std::uint32_t m, const std::array<std::uint8_t, 4>& pi) {
+  std::uint32_t r = 0;
+  for (std::uint32_t q = 0; q < 4; ++q)
+    if (m >> q & 1) r |= 1u << pi[q];
+  return r;
+}
+
+/// The permutations of the first `quarters` quarters that map a problem onto itself, identity first:
+/// every pinned block's quarters onto themselves, and every free block's family of quarter sets at its
+/// allowed starts onto that same family. A placement maps to a placement under each, and a state of the
+/// sweep to a state with the mapped completions, so its memory of failed states keys a state by the least
+/// of its images' prints (time_sweeper::state_print). In SB (four quarters of 32 partitions, a block of
+/// 64 starting at 0 or 64, one of 96 at 0 only): without free blocks of 96 partitions, the 8 permutations
+/// that keep the pairs {0, 1} and {2, 3}; with one, the identity and 0 <-> 1. (The memory's walks are
+/// ordered by quarter, so an image is walked in another order: the memory is a heuristic's, as before.)
+inline std::vector<std::array<std::uint8_t, 4>> quarter_symmetries(std::span<const extent> ext,
+                                                                   std::span<const std::optional<placement>> pins,
+                                                                   std::uint32_t partitions, std::uint32_t quarters) {
+  std::vector<std::array<std::uint8_t, 4>> out;
+  std::array<std::uint8_t, 4> pi{0, 1, 2, 3};
+  // Blocks over every quarter (128 partitions) look the same under each permutation: only the identity
+  // is worth printing.
+  const std::uint32_t all = (1u << std::min<std::uint32_t>(quarters, 4)) - 1;
+  if (std::all_of(ext.begin(), ext.end(), [&](const extent& e) { return quarter_mask(0, e.partitions) == all; }))
+    return {pi};
+  do {
+    bool keeps = true;
+    for (std::size_t v = 0; v < ext.size() && keeps; ++v) {
+      if (!pins.empty() && pins[v]) {
+        const std::uint32_t m = quarter_mask(pins[v]->partition, ext[v].partitions);
+        keeps = permute_quarters(m, pi) == m;
+        continue;
+      }
+      const partition_starts st = allowed_partition_starts(ext[v].partitions, partitions);
+      for (std::uint32_t k = 0; k < st.count && keeps; ++k) {
+        const std::uint32_t image = permute_quarters(quarter_mask(st.start[k], ext[v].partitions), pi);
+        bool found = false;
+        for (std::uint32_t i = 0; i < st.count && !found; ++i) found = quarter_mask(st.start[i], ext[v].partitions) == image;
+        keeps = found;
+      }
+    }
+    if (keeps) out.push_back(pi);
+  } while (std::next_permutation(pi.begin(), pi.begin() + std::min<std::uint32_t>(quarters, 4)));
+  return out;
 }
 
 class time_sweeper {
@@ -218,6 +276,7 @@ class time_sweeper {
       for (; j < births_.size() && births_[j] < last_[v]; ++j) span_[j].push_back(v);
     }
     find_handoffs();
+    sym_ = quarter_symmetries(ext_, pins_, lay_.partitions, quarters_);
     return true;
   }
   /// dying_[j]: the nodes live at births_[j] - 1 and not at births_[j] (pins too); full_[j]: whether the
@@ -282,15 +341,24 @@ class time_sweeper {
         for (std::uint32_t q = 0; q < quarters_; ++q)
           if (qm_[v] >> q & 1) taken_[q].push_back({off_[v], off_[v] + ext_[v].bytes, life});
       }
-    for (std::uint32_t q = 0; q < quarters_; ++q) add_taken_print(p, q, taken_[q]);
+    for (std::uint32_t q = 0; q < quarters_; ++q) taken_[q].resize(merge_taken(taken_[q]));
     for (node_id v : groups_[g])
       if (placed_[v]) p[0] += salted_mix(v, 20), p[1] += salted_mix(v, 21);
-    for (const empty_run& w : waste_)
-      if (w.group == g) {
-        const std::uint64_t at = w.lo << 4 | w.quarters;
-        p[0] += salted_mix(salted_mix(at, 22) ^ w.hi, 24), p[1] += salted_mix(salted_mix(at, 23) ^ w.hi, 25);
-      }
-    return p;
+    // The least print over the problem's quarter symmetries (sym_): states that are images of each other
+    // under one have the same completions, mapped.
+    print128 best{};
+    for (std::size_t k = 0; k < sym_.size(); ++k) {
+      const std::array<std::uint8_t, 4>& pi = sym_[k];
+      print128 x = p;
+      for (std::uint32_t q = 0; q < quarters_; ++q) hash_taken(x, pi[q], taken_[q]);
+      for (const empty_run& w : waste_)
+        if (w.group == g) {
+          const std::uint64_t at = w.lo << 4 | permute_quarters(w.quarters, pi);
+          x[0] += salted_mix(salted_mix(at, 22) ^ w.hi, 24), x[1] += salted_mix(salted_mix(at, 23) ^ w.hi, 25);
+        }
+      if (k == 0 || x < best) best = x;
+    }
+    return best;
   }
   /// A key of v's live ranges clipped to [t, end): equal for nodes that are live at the same points from t on.
   std::uint64_t future_of(node_id v, program_point t) const {
@@ -806,6 +874,7 @@ class time_sweeper {
   };
   std::array<smallest_pair, 4> smallest_{};
   failed_states memo_;
+  std::vector<std::array<std::uint8_t, 4>> sym_;  // quarter_symmetries() of the problem
   std::vector<std::uint32_t> reach_;  // per node, the quarters some allowed start touches
   std::vector<std::uint32_t> cmin_;   // per node and set S of quarters (v * 16 + S), the fewest of S it touches
   std::vector<node_id> ahead_;
