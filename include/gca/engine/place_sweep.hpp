@@ -55,8 +55,10 @@
 //              placement at the births it was live just before (handoffs_fit, handoffs_tile): where
 //              every cell is taken at a birth, the cells that nodes dying there leave must be covered
 //              by its newborns; where every cell is taken just before it too, the newborns must tile
-//              them exactly, a test (engine/place_handoff.hpp) made as soon as the dying are placed,
-//              often several births ahead (docs/PERFORMANCE.md section 10, "Hand-offs").
+//              them exactly, a test (engine/place_handoff.hpp) made as soon as the dying are placed
+//              (or all but one, which then has few places), often several births ahead
+//              (docs/PERFORMANCE.md section 10, "Hand-offs at full births"). refuted_along() walks a
+//              valid placement's path for the tests: no rule may refute it.
 //   order of   limited discrepancy: walks in which the k-th choice of a frame costs k, with a limit of
 //   walks      0, 1, 2, ... on a path; a state (which nodes are placed, and per quarter the bytes taken
 //              until when; see state_print) whose walk failed with d allowed is not walked again with d
@@ -186,6 +188,35 @@ class time_sweeper {
     std::vector<placement> out(n_);
     for (node_id v = 0; v < n_; ++v) out[v] = placement{part_[v], off_[v]};
     return out;
+  }
+
+  /// For tests of the pruning rules: places the free nodes group by group, each at at[v] (a valid
+  /// placement of the whole problem), running after each placement the checks the walk runs after one
+  /// (a neighbor's room, R2 ahead, the hand-offs), and on entering a group those of entering; how many
+  /// placements were made when a check claimed that no completion exists, or nothing if none did. A sound
+  /// rule never claims it on the path of a placement.
+  std::optional<std::size_t> refuted_along(std::span<const placement> at) {
+    if (!prepare()) return 0;
+    for (node_id v = 0; v < n_; ++v) placed_[v] = (!pins_.empty() && pins_[v]) || ranges_.ranges(v).empty();
+    waste_.clear();
+    if (groups_.empty()) return std::nullopt;
+    enter(0);
+    if (!ahead_fits(0, none, true, true) || !handoffs_fit(none, true) || !handoffs_tile(none, true)) return 0;
+    std::size_t count = 0;
+    for (std::size_t g = 0; g < groups_.size(); ++g) {
+      if (g > 0) {
+        enter(g);
+        if (!ahead_fits(g, none, true, false)) return count;
+      }
+      for (node_id v : groups_[g]) {
+        placed_[v] = 1, part_[v] = at[v].partition, off_[v] = at[v].offset, qm_[v] = mask(v, part_[v]);
+        active_.push_back(v);
+        ++count;
+        if (!neighbors_keep_room(v) || !ahead_fits(g, v, false, false) || !handoffs_fit(v, false) || !handoffs_tile(v, false))
+          return count;
+      }
+    }
+    return std::nullopt;
   }
 
  private:
@@ -752,37 +783,125 @@ class time_sweeper {
     }
     return true;
   }
-  /// handoffs_tile at birth j: the region of the nodes dying there, once all are placed, against its
-  /// newborns; answers are remembered by the region's print (the newborns of a later birth are all
-  /// unplaced, so the region decides).
+  /// handoffs_tile at birth j: the region of the nodes dying there against its newborns, once every dying
+  /// node is placed but one at most. Answers for a placed region are remembered by its print (the
+  /// newborns of a later birth are all unplaced, so the region decides). One dying node u unplaced: see
+  /// one_left_tileable.
   bool tileable(std::size_t j) {
     const program_point t = births_[j];
+    node_id left = none;
     for (node_id u : dying_[j])
-      if (!placed_[u]) return true;  // the region is not known yet
-    print128 p{salted_mix(j, 30), salted_mix(j, 31)};
-    for (std::uint32_t q = 0; q < quarters_; ++q) {
-      freed_.clear();
-      for (node_id u : dying_[j])
-        if (qm_[u] >> q & 1) freed_.push_back({off_[u], off_[u] + ext_[u].bytes});
-      std::sort(freed_.begin(), freed_.end(), [](const run_of_bytes& a, const run_of_bytes& b) { return a.lo < b.lo; });
-      region_[q].clear();
-      for (const run_of_bytes& r : freed_) {
-        if (!region_[q].empty() && region_[q].back().hi == r.lo) region_[q].back().hi = r.hi;
-        else region_[q].push_back({r.lo, r.hi});
-        p[0] += salted_mix(salted_mix(r.lo << 2 | q, 32) ^ r.hi, 34), p[1] += salted_mix(salted_mix(r.lo << 2 | q, 33) ^ r.hi, 35);
+      if (!placed_[u]) {
+        if (left != none) return true;  // the region is not known yet
+        left = u;
       }
-    }
-    const auto known = tiled_.find(p[0] ^ (p[1] << 1));
-    if (known != tiled_.end()) return known->second != 0;
     newborn_.clear();
     for (node_id v : span_[j])
       if (live_at(v, t) && !live_at(v, t - 1)) {
         if (placed_[v]) return true;  // a pin born at t: not modelled (rare), no cut
         newborn_.push_back(ext_[v]);
       }
+    print128 p{salted_mix(j, 30), salted_mix(j, 31)};
+    for (std::uint32_t q = 0; q < quarters_; ++q) {
+      gather_region(dying_[j], q, region_[q]);
+      for (const exact_tiler::free_run& r : region_[q])
+        p[0] += salted_mix(salted_mix(r.lo << 2 | q, 32) ^ r.hi, 34), p[1] += salted_mix(salted_mix(r.lo << 2 | q, 33) ^ r.hi, 35);
+    }
+    if (left != none) return one_left_tileable(j, left);
+    const auto known = tiled_.find(p[0] ^ (p[1] << 1));
+    if (known != tiled_.end()) return known->second != 0;
     const bool can = tiler_.run(region_, newborn_, lay_, quarters_, tile_nodes) != exact_tiler::answer::cannot;
     tiled_.emplace(p[0] ^ (p[1] << 1), can ? 1 : 0);
     return can;
+  }
+  /// Into out: the cells of quarter q of the placed nodes among `nodes`, sorted, adjacent ones merged.
+  void gather_region(const std::vector<node_id>& nodes, std::uint32_t q, std::vector<exact_tiler::free_run>& out) {
+    freed_.clear();
+    for (node_id u : nodes)
+      if (placed_[u] && (qm_[u] >> q & 1)) freed_.push_back({off_[u], off_[u] + ext_[u].bytes});
+    std::sort(freed_.begin(), freed_.end(), [](const run_of_bytes& a, const run_of_bytes& b) { return a.lo < b.lo; });
+    out.clear();
+    for (const run_of_bytes& r : freed_) {
+      if (!out.empty() && out.back().hi == r.lo) out.back().hi = r.hi;
+      else out.push_back({r.lo, r.hi});
+    }
+  }
+  /// tileable with one dying node u unplaced (region_ holds the placed ones' cells, newborn_ the
+  /// newborns). u was born at a birth k before j; where every cell is taken at k and just before it, u
+  /// lies in the cells freed at k (the region of birth k, known once k's dying are placed), tiled exactly
+  /// by k's newborns: so in a quarter u takes, the bytes below it in its run of that region are a sum of
+  /// other newborns of k. Each such place of u, free of its placed neighbors, completes the region of j;
+  /// if the newborns of j tile none, no completion exists. Not remembered (the places depend on more than
+  /// the region); no test when u was born elsewhere or its places are too many to try.
+  bool one_left_tileable(std::size_t j, node_id u) {
+    const auto k = static_cast<std::size_t>(
+        std::lower_bound(births_.begin(), births_.end(), ranges_.ranges(u).front().begin) - births_.begin());
+    if (k >= j || k >= births_.size() || births_[k] != ranges_.ranges(u).front().begin || !full_[k] || !full_before_[k]) return true;
+    for (node_id w : dying_[k])
+      if (!placed_[w]) return true;
+    const std::array<std::vector<exact_tiler::free_run>, 4> known = region_;
+    const std::uint64_t b = ext_[u].bytes;
+    const partition_starts st = allowed_partition_starts(ext_[u].partitions, lay_.partitions);
+    std::size_t tried = 0;
+    for (std::uint32_t s = 0; s < st.count; ++s) {
+      const std::uint32_t m = mask(u, st.start[s]);
+      const auto q = static_cast<std::uint32_t>(std::countr_zero(m));
+      gather_region(dying_[k], q, cells_k_);
+      for (const exact_tiler::free_run& r : cells_k_) {
+        if (r.hi - r.lo < b) continue;
+        if (!below_sums(u, k, q, r.hi - r.lo - b)) return true;  // too many sums to try
+        for (std::size_t x = 0; x < sums_.size(); ++x) {
+          const std::uint64_t o = r.lo + sums_[x];
+          if (o % align_ != 0 || !fits(u, st.start[s], o) || !inside_region_k(k, m, o, b)) continue;
+          if (++tried > 64) return true;
+          for (std::uint32_t qq = 0; qq < quarters_; ++qq) {
+            region_[qq] = known[qq];
+            if (m >> qq & 1) add_cells(region_[qq], o, o + b);
+          }
+          if (tiler_.run(region_, newborn_, lay_, quarters_, tile_nodes) != exact_tiler::answer::cannot) return true;
+        }
+      }
+    }
+    return false;
+  }
+  /// Into sums_: the distinct sums (at most `most`) of subsets of the sizes of the nodes born at birth k
+  /// (live at it, not just before; placed or not) other than u that can take quarter q; false when there
+  /// are more than 256 of them.
+  bool below_sums(node_id u, std::size_t k, std::uint32_t q, std::uint64_t most) {
+    sums_.assign(1, 0);
+    const program_point t = births_[k];
+    for (node_id v : span_[k]) {
+      if (v == u || !live_at(v, t) || (t > 0 && live_at(v, t - 1))) continue;
+      if (placed_[v] ? !(qm_[v] >> q & 1) : !(reach_[v] >> q & 1)) continue;
+      const std::size_t n = sums_.size();
+      for (std::size_t i = 0; i < n; ++i)
+        if (sums_[i] + ext_[v].bytes <= most) sums_.push_back(sums_[i] + ext_[v].bytes);
+      std::sort(sums_.begin(), sums_.end());
+      sums_.erase(std::unique(sums_.begin(), sums_.end()), sums_.end());
+      if (sums_.size() > 256) return false;
+    }
+    return true;
+  }
+  /// Whether [o, o + b) lies in the cells freed at birth k in every quarter of m.
+  bool inside_region_k(std::size_t k, std::uint32_t m, std::uint64_t o, std::uint64_t b) {
+    for (std::uint32_t q = 0; q < quarters_; ++q) {
+      if (!(m >> q & 1)) continue;
+      gather_region(dying_[k], q, cells_k_);
+      if (std::none_of(cells_k_.begin(), cells_k_.end(), [&](const exact_tiler::free_run& r) { return r.lo <= o && o + b <= r.hi; }))
+        return false;
+    }
+    return true;
+  }
+  /// Adds [lo, hi) (disjoint from them) to the sorted runs c, merging touching ones.
+  static void add_cells(std::vector<exact_tiler::free_run>& c, std::uint64_t lo, std::uint64_t hi) {
+    c.push_back({lo, hi});
+    std::sort(c.begin(), c.end(), [](const exact_tiler::free_run& a, const exact_tiler::free_run& b) { return a.lo < b.lo; });
+    std::size_t n = 0;
+    for (const exact_tiler::free_run& r : c) {
+      if (n > 0 && c[n - 1].hi == r.lo) c[n - 1].hi = r.hi;
+      else c[n++] = r;
+    }
+    c.resize(n);
   }
   /// How many bytes of [lo, hi) the byte runs in freed_ (disjoint) cover.
   std::uint64_t freed_bytes(std::uint64_t lo, std::uint64_t hi) const {
@@ -884,6 +1003,8 @@ class time_sweeper {
   std::vector<std::uint8_t> full_before_;
   static constexpr std::uint64_t tile_nodes = 2000;
   std::array<std::vector<exact_tiler::free_run>, 4> region_;
+  std::vector<exact_tiler::free_run> cells_k_;  // one_left_tileable()'s
+  std::vector<std::uint64_t> sums_;
   std::vector<extent> newborn_;
   exact_tiler tiler_;
   std::unordered_map<std::uint64_t, std::uint8_t> tiled_;
