@@ -785,8 +785,8 @@ class time_sweeper {
   }
   /// handoffs_tile at birth j: the region of the nodes dying there against its newborns, once every dying
   /// node is placed but one at most. Answers for a placed region are remembered by its print (the
-  /// newborns of a later birth are all unplaced, so the region decides). One dying node u unplaced: see
-  /// one_left_tileable.
+  /// newborns of a later birth are all unplaced, so the region decides; at most tiled_most of them, then
+  /// forgotten). One dying node u unplaced: see one_left_tileable.
   bool tileable(std::size_t j) {
     const program_point t = births_[j];
     node_id left = none;
@@ -811,6 +811,7 @@ class time_sweeper {
     const auto known = tiled_.find(p[0] ^ (p[1] << 1));
     if (known != tiled_.end()) return known->second != 0;
     const bool can = tiler_.run(region_, newborn_, lay_, quarters_, tile_nodes) != exact_tiler::answer::cannot;
+    if (tiled_.size() >= tiled_most) tiled_.clear();  // bounded memory; forgetting costs a recomputation only
     tiled_.emplace(p[0] ^ (p[1] << 1), can ? 1 : 0);
     return can;
   }
@@ -1002,6 +1003,7 @@ class time_sweeper {
   std::vector<run_of_bytes> freed_;          // handoff_runs_fit()'s and tileable()'s
   std::vector<std::uint8_t> full_before_;
   static constexpr std::uint64_t tile_nodes = 2000;
+  static constexpr std::size_t tiled_most = std::size_t{1} << 16;  // answers tileable() remembers at most
   std::array<std::vector<exact_tiler::free_run>, 4> region_;
   std::vector<exact_tiler::free_run> cells_k_;  // one_left_tileable()'s
   std::vector<std::uint64_t> sums_;
