@@ -82,27 +82,36 @@ class exact_tiler {
       if (n == 0) return answer::cannot;
     }
     if (best_q == quarters_) return answer::cannot;  // blocks left, no cell to cover
-    const std::uint32_t q = best_q;
-    const std::uint64_t lo = free_[q].front().lo;
+    const std::uint64_t lo = free_[best_q].front().lo;
     bool gave_up = false;
+    answer out = answer::cannot;
+    each_cover(best_q, [&](std::size_t i, std::uint32_t m) {
+      const std::array<std::vector<free_run>, 4> saved = free_;
+      take(m, lo, blocks_[i].bytes);
+      used_[i] = 1;
+      const answer a = search(left - 1);
+      used_[i] = 0;
+      free_ = saved;
+      if (a == answer::gave_up) gave_up = true;
+      if (a == answer::tiles) out = a;
+      else if (nodes_ > budget_) out = answer::gave_up;
+      return out != answer::cannot;
+    });
+    return out != answer::cannot ? out : gave_up ? answer::gave_up : answer::cannot;
+  }
+  /// Calls visit(block, quarter mask) for each unused block (the first of its twins) at each allowed
+  /// start that takes quarter q and fits at q's lowest free cell, until visit returns true.
+  template <class Visit>
+  void each_cover(std::uint32_t q, Visit&& visit) const {
+    const std::uint64_t lo = free_[q].front().lo;
     for (std::size_t i = 0; i < blocks_.size(); ++i) {
       if (used_[i] || twin_waits(i)) continue;
       const partition_starts st = allowed_partition_starts(blocks_[i].partitions, lay_.partitions);
       for (std::uint32_t k = 0; k < st.count; ++k) {
         const std::uint32_t m = quarter_mask(st.start[k], blocks_[i].partitions);
-        if (!(m >> q & 1) || !fits(m, lo, blocks_[i].bytes)) continue;
-        const std::array<std::vector<free_run>, 4> saved = free_;
-        take(m, lo, blocks_[i].bytes);
-        used_[i] = 1;
-        const answer a = search(left - 1);
-        used_[i] = 0;
-        free_ = saved;
-        if (a == answer::tiles) return a;
-        if (a == answer::gave_up) gave_up = true;
-        if (nodes_ > budget_) return answer::gave_up;
+        if ((m >> q & 1) && fits(m, lo, blocks_[i].bytes) && visit(i, m)) return;
       }
     }
-    return gave_up ? answer::gave_up : answer::cannot;
   }
   /// Blocks i and i - 1 have the same extent and i - 1 is unused: i waits (twins are used in order).
   bool twin_waits(std::size_t i) const {
@@ -110,16 +119,8 @@ class exact_tiler {
            blocks_[i - 1].bytes == blocks_[i].bytes;
   }
   std::size_t count_fits(std::uint32_t q) const {
-    const std::uint64_t lo = free_[q].front().lo;
     std::size_t n = 0;
-    for (std::size_t i = 0; i < blocks_.size(); ++i) {
-      if (used_[i] || twin_waits(i)) continue;
-      const partition_starts st = allowed_partition_starts(blocks_[i].partitions, lay_.partitions);
-      for (std::uint32_t k = 0; k < st.count; ++k) {
-        const std::uint32_t m = quarter_mask(st.start[k], blocks_[i].partitions);
-        if ((m >> q & 1) && fits(m, lo, blocks_[i].bytes)) ++n;
-      }
-    }
+    each_cover(q, [&](std::size_t, std::uint32_t) { return ++n, false; });
     return n;
   }
   /// Whether [o, o + b) is aligned, inside one segment, and free in every quarter of m.

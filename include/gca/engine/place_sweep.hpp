@@ -197,8 +197,7 @@ class time_sweeper {
   /// rule never claims it on the path of a placement.
   std::optional<std::size_t> refuted_along(std::span<const placement> at) {
     if (!prepare()) return 0;
-    for (node_id v = 0; v < n_; ++v) placed_[v] = (!pins_.empty() && pins_[v]) || ranges_.ranges(v).empty();
-    waste_.clear();
+    start_walk();
     if (groups_.empty()) return std::nullopt;
     enter(0);
     if (!ahead_fits(0, none, true, true) || !handoffs_fit(none, true) || !handoffs_tile(none, true)) return 0;
@@ -324,21 +323,19 @@ class time_sweeper {
       }
     const std::uint64_t total = std::uint64_t{quarters_} * lay_.capacity();
     for (std::size_t j = 0; j < births_.size(); ++j) {
-      std::uint64_t area = 0;
-      for (node_id v : span_[j])
-        if (live_at(v, births_[j]))
-          area += ext_[v].bytes * (placed_[v] ? std::popcount(qm_[v]) : cmin_[v * 16 + (1u << quarters_) - 1]);
-      full_[j] = area == total;
+      full_[j] = live_area(span_[j], births_[j]) == total;
       // Just before the birth: the nodes live at births_[j] - 1 were born by births_[j - 1] (free nodes
       // are born at births), so span_[j - 1] holds them.
-      area = 0;
-      if (j > 0 && births_[j] > 0)
-        for (node_id v : span_[j - 1])
-          if (live_at(v, births_[j] - 1))
-            area += ext_[v].bytes * (placed_[v] ? std::popcount(qm_[v]) : cmin_[v * 16 + (1u << quarters_) - 1]);
-      full_before_[j] = area == total;
+      full_before_[j] = j > 0 && births_[j] > 0 && live_area(span_[j - 1], births_[j] - 1) == total;
     }
     tiled_.clear();
+  }
+  /// The fewest quarter-bytes the nodes among `nodes` live at t take (a pin's own quarters).
+  std::uint64_t live_area(const std::vector<node_id>& nodes, program_point t) const {
+    std::uint64_t area = 0;
+    for (node_id v : nodes)
+      if (live_at(v, t)) area += ext_[v].bytes * (placed_[v] ? std::popcount(qm_[v]) : cmin_[v * 16 + (1u << quarters_) - 1]);
+    return area;
   }
 
   /// The placed nodes live at the birth of group g (pins included).
@@ -746,16 +743,13 @@ class time_sweeper {
     std::sort(ahead_.begin(), ahead_.end(), [&](node_id a, node_id b) { return ext_[a].bytes < ext_[b].bytes; });
     for (std::uint32_t q = 0; q < quarters_; ++q) {
       if (!(quarters >> q & 1)) continue;
-      freed_.clear();
-      for (node_id u : dying_[j])
-        if (placed_[u] && (qm_[u] >> q & 1)) freed_.push_back({off_[u], off_[u] + ext_[u].bytes});
-      if (freed_.empty()) continue;
-      std::sort(freed_.begin(), freed_.end(), [](const run_of_bytes& a, const run_of_bytes& b) { return a.lo < b.lo; });
+      gather_region(dying_[j], q, region_[q]);
+      if (region_[q].empty()) continue;
       runs_.clear();
       for (node_id u : span_[j])
         if (placed_[u] && (qm_[u] >> q & 1) && live_at(u, t)) runs_.push_back({off_[u], off_[u] + ext_[u].bytes});
       const bool dead = each_free_piece([&](std::uint64_t lo, std::uint64_t hi) {
-        const std::uint64_t must = freed_bytes(lo, hi);
+        const std::uint64_t must = covered_bytes(region_[q], lo, hi);
         if (must == 0) return false;
         sizes_.clear();
         std::uint64_t total = 0;
@@ -801,13 +795,12 @@ class time_sweeper {
         if (placed_[v]) return true;  // a pin born at t: not modelled (rare), no cut
         newborn_.push_back(ext_[v]);
       }
+    for (std::uint32_t q = 0; q < quarters_; ++q) gather_region(dying_[j], q, region_[q]);
+    if (left != none) return one_left_tileable(j, left);
     print128 p{salted_mix(j, 30), salted_mix(j, 31)};
-    for (std::uint32_t q = 0; q < quarters_; ++q) {
-      gather_region(dying_[j], q, region_[q]);
+    for (std::uint32_t q = 0; q < quarters_; ++q)
       for (const exact_tiler::free_run& r : region_[q])
         p[0] += salted_mix(salted_mix(r.lo << 2 | q, 32) ^ r.hi, 34), p[1] += salted_mix(salted_mix(r.lo << 2 | q, 33) ^ r.hi, 35);
-    }
-    if (left != none) return one_left_tileable(j, left);
     const auto known = tiled_.find(p[0] ^ (p[1] << 1));
     if (known != tiled_.end()) return known->second != 0;
     const bool can = tiler_.run(region_, newborn_, lay_, quarters_, tile_nodes) != exact_tiler::answer::cannot;
@@ -841,19 +834,19 @@ class time_sweeper {
     for (node_id w : dying_[k])
       if (!placed_[w]) return true;
     const std::array<std::vector<exact_tiler::free_run>, 4> known = region_;
+    for (std::uint32_t q = 0; q < quarters_; ++q) gather_region(dying_[k], q, region_k_[q]);
     const std::uint64_t b = ext_[u].bytes;
     const partition_starts st = allowed_partition_starts(ext_[u].partitions, lay_.partitions);
     std::size_t tried = 0;
     for (std::uint32_t s = 0; s < st.count; ++s) {
       const std::uint32_t m = mask(u, st.start[s]);
       const auto q = static_cast<std::uint32_t>(std::countr_zero(m));
-      gather_region(dying_[k], q, cells_k_);
-      for (const exact_tiler::free_run& r : cells_k_) {
+      for (const exact_tiler::free_run& r : region_k_[q]) {
         if (r.hi - r.lo < b) continue;
         if (!below_sums(u, k, q, r.hi - r.lo - b)) return true;  // too many sums to try
         for (std::size_t x = 0; x < sums_.size(); ++x) {
           const std::uint64_t o = r.lo + sums_[x];
-          if (o % align_ != 0 || !fits(u, st.start[s], o) || !inside_region_k(k, m, o, b)) continue;
+          if (o % align_ != 0 || !fits(u, st.start[s], o) || !inside_region_k(m, o, b)) continue;
           if (++tried > 64) return true;
           for (std::uint32_t qq = 0; qq < quarters_; ++qq) {
             region_[qq] = known[qq];
@@ -883,12 +876,12 @@ class time_sweeper {
     }
     return true;
   }
-  /// Whether [o, o + b) lies in the cells freed at birth k in every quarter of m.
-  bool inside_region_k(std::size_t k, std::uint32_t m, std::uint64_t o, std::uint64_t b) {
+  /// Whether [o, o + b) lies in the cells freed at birth k (region_k_) in every quarter of m.
+  bool inside_region_k(std::uint32_t m, std::uint64_t o, std::uint64_t b) const {
     for (std::uint32_t q = 0; q < quarters_; ++q) {
       if (!(m >> q & 1)) continue;
-      gather_region(dying_[k], q, cells_k_);
-      if (std::none_of(cells_k_.begin(), cells_k_.end(), [&](const exact_tiler::free_run& r) { return r.lo <= o && o + b <= r.hi; }))
+      const std::vector<exact_tiler::free_run>& c = region_k_[q];
+      if (std::none_of(c.begin(), c.end(), [&](const exact_tiler::free_run& r) { return r.lo <= o && o + b <= r.hi; }))
         return false;
     }
     return true;
@@ -904,12 +897,18 @@ class time_sweeper {
     }
     c.resize(n);
   }
-  /// How many bytes of [lo, hi) the byte runs in freed_ (disjoint) cover.
-  std::uint64_t freed_bytes(std::uint64_t lo, std::uint64_t hi) const {
+  /// How many bytes of [lo, hi) the disjoint runs c cover.
+  static std::uint64_t covered_bytes(const std::vector<exact_tiler::free_run>& c, std::uint64_t lo, std::uint64_t hi) {
     std::uint64_t n = 0;
-    for (const run_of_bytes& r : freed_)
+    for (const exact_tiler::free_run& r : c)
       if (r.lo < hi && lo < r.hi) n += std::min(hi, r.hi) - std::max(lo, r.lo);
     return n;
+  }
+
+  /// A walk's start: only the pins and the nodes never live are placed, no run is left empty.
+  void start_walk() {
+    for (node_id v = 0; v < n_; ++v) placed_[v] = (!pins_.empty() && pins_[v]) || ranges_.ranges(v).empty();
+    waste_.clear();
   }
 
   /// The walks with 0, 1, 2, ... discrepancies allowed (see the top of this header); the walk in
@@ -918,8 +917,7 @@ class time_sweeper {
     for (;;) {
       if (stack_.empty()) {  // a new walk at limit_
         skipped_ = false;
-        for (node_id v = 0; v < n_; ++v) placed_[v] = (!pins_.empty() && pins_[v]) || ranges_.ranges(v).empty();
-        waste_.clear();
+        start_walk();
         if (groups_.empty()) return true;
         if (descend(0, limit_, stack_) != 1) return false;
       }
@@ -1000,12 +998,12 @@ class time_sweeper {
   std::vector<node_id> ahead_;
   std::vector<std::vector<node_id>> dying_;  // see find_handoffs()
   std::vector<std::uint8_t> full_;
-  std::vector<run_of_bytes> freed_;          // handoff_runs_fit()'s and tileable()'s
+  std::vector<run_of_bytes> freed_;          // gather_region()'s
   std::vector<std::uint8_t> full_before_;
   static constexpr std::uint64_t tile_nodes = 2000;
   static constexpr std::size_t tiled_most = std::size_t{1} << 16;  // answers tileable() remembers at most
   std::array<std::vector<exact_tiler::free_run>, 4> region_;
-  std::vector<exact_tiler::free_run> cells_k_;  // one_left_tileable()'s
+  std::array<std::vector<exact_tiler::free_run>, 4> region_k_;  // one_left_tileable()'s: the region of u's birth
   std::vector<std::uint64_t> sums_;
   std::vector<extent> newborn_;
   exact_tiler tiler_;
