@@ -9,7 +9,9 @@
 // `--pins 0,0.2`, `--holes H` (planted_sb_options::holes: that share of the unpinned tensors removed, so
 // free space is scattered through the busiest points; 0 by default), `--memory psum` (the same kernels
 // planted in PSUM, planted_sb_options::memory: banks of the target, each tensor inside one),
-// `--construction sweep` (planted_sb_options::construction: places cut anew as tensors die, no epochs).
+// `--construction sweep` (planted_sb_options::construction: places cut anew as tensors die, no epochs),
+// `--given-first-birth 1` (a diagnostic: the tensors live at the kernel's first step are pinned at their
+// planted places as well, so the search is asked for everything but that first arrangement).
 // A fit is checked here by a pairwise
 // overlap test that does not use the search, and "infeasible" on a planted problem is reported as a bug.
 //   ninja -C build benchmarks/bench-place && build/benchmarks/bench-place --baseline 1
@@ -65,14 +67,17 @@ gca::rect_layout layout_of(gca::memory_type m, const gca::target& tgt) {
   return {tgt.sb_partitions, tgt.psum_alignment, tgt.psum_bank_bytes, tgt.psum_banks};
 }
 
-outcome run(const gca::planted_sb& k, const gca::rect_layout& lay, std::uint64_t nodes, bool fill) {
+outcome run(const gca::planted_sb& k, const gca::rect_layout& lay, std::uint64_t nodes, bool fill, bool given_first) {
   gca::live_range_table t;
   std::vector<gca::extent> e;
   std::vector<std::optional<gca::placement>> pins;
+  std::uint32_t first_step = ~std::uint32_t{0};
+  for (const auto& x : k.tensors) first_step = std::min(first_step, x.born);
   for (const auto& x : k.tensors) {
     t.add(gca::interval{x.born, x.dies});
     e.push_back(x.shape);
-    pins.push_back(x.pinned ? std::optional<gca::placement>(x.at) : std::nullopt);
+    const bool pin = x.pinned || (given_first && x.born == first_step);
+    pins.push_back(pin ? std::optional<gca::placement>(x.at) : std::nullopt);
   }
   gca::search_limits lim;
   lim.max_nodes = nodes;
@@ -111,7 +116,7 @@ std::string cells(std::vector<outcome> v) {
 
 int main(int argc, char** argv) {
   std::uint64_t first = 1, seeds = 20, nodes = 1000000;
-  bool baseline = false;
+  bool baseline = false, given_first = false;
   double holes = 0;
   gca::memory_type memory = gca::memory_type::sb;
   gca::planted_sb_construction construction = gca::planted_sb_construction::epochs;
@@ -122,6 +127,7 @@ int main(int argc, char** argv) {
     else if (a == "--seeds") seeds = std::stoull(v);
     else if (a == "--nodes") nodes = std::stoull(v);
     else if (a == "--baseline") baseline = v == "1";
+    else if (a == "--given-first-birth") given_first = v == "1";
     else if (a == "--sizes") sizes = split(v);
     else if (a == "--families") families = split(v);
     else if (a == "--pins") pin_shares = split(v);
@@ -154,8 +160,8 @@ int main(int argc, char** argv) {
                      : fam == "128" ? gca::planted_sb_family::only128
                                     : gca::planted_sb_family::mixed;
           const gca::planted_sb k = gca::make_planted_sb(o);
-          with.push_back(run(k, layout_of(memory, o.tgt), nodes, true));
-          if (baseline) without.push_back(run(k, layout_of(memory, o.tgt), nodes, false));
+          with.push_back(run(k, layout_of(memory, o.tgt), nodes, true, given_first));
+          if (baseline) without.push_back(run(k, layout_of(memory, o.tgt), nodes, false, given_first));
           for (const outcome* x : {&with.back(), baseline ? &without.back() : nullptr})
             if (x && x->bug) {
               ++bugs;

@@ -64,6 +64,11 @@
 //              until when; see state_print) whose walk failed with d allowed is not walked again with d
 //              or fewer, at a birth's start and inside its group.
 //
+// Where it is weak: the first birth's group, a tiling of the empty memory that only later births
+// constrain. A wrong first arrangement is refuted a few births later, after the choices in between, and
+// most kernels it misses it places once that arrangement is given (docs/PERFORMANCE.md section 10,
+// "Where the sweep's budget goes").
+//
 // Only completeness is heuristic (the empty branch skips to the next end, not every offset; a block is
 // only tried at the lowest free cell), so the sweep never proves anything; a placement it finds is a
 // placement. Deterministic: the walk depends only on the problem and the node budget (a deadline can only
