@@ -549,7 +549,8 @@ class time_sweeper {
           return;
     }
   }
-  /// Whether f's cell may stay empty at this birth, up to raise_to (the last of choices()).
+  /// Whether f's cell may stay empty at this birth (the last of choices()): there is spare area at all
+  /// (none when the group must tile the free space), and enough to leave the cell empty up to raise_to.
   bool may_stay_empty(const frame& f) const { return spare_ != 0 && spare_ >= raise_to(f) - f.offset; }
   /// choices(f).size(), counted no further than `limit`.
   std::size_t count_choices(const frame& f, std::size_t limit) {
@@ -566,9 +567,9 @@ class time_sweeper {
     std::stable_sort(f.choices.begin(), f.choices.end(), [](const choice& a, const choice& b) {
       return a.contacts != b.contacts ? a.contacts > b.contacts : a.area > b.area;
     });
-    if (spare_ == 0) return;  // nothing may stay empty at this birth
+    if (!may_stay_empty(f)) return;
     f.raise_to = raise_to(f);
-    if (spare_ >= f.raise_to - f.offset) f.choices.push_back({none, 0, 0, 0});
+    f.choices.push_back({none, 0, 0, 0});
   }
   /// The free bytes that v at (start, o) would leave, in its quarters at the current birth, between its
   /// top and the next occupied byte (or the segment's end), where that gap is shorter than every other
