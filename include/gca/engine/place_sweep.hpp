@@ -549,14 +549,18 @@ class time_sweeper {
           return;
     }
   }
-  /// Whether f's cell may stay empty at this birth (the last of choices()): there is spare area at all
-  /// (none when the group must tile the free space), and enough to leave the cell empty up to raise_to.
-  bool may_stay_empty(const frame& f) const { return spare_ != 0 && spare_ >= raise_to(f) - f.offset; }
+  /// Up to where f's cell may stay empty at this birth (raise_to; the last of choices()), or nothing:
+  /// there must be spare area at all (none when the group must tile the free space), and enough of it.
+  std::optional<std::uint64_t> empty_until(const frame& f) const {
+    if (spare_ == 0) return std::nullopt;
+    const std::uint64_t to = raise_to(f);
+    return spare_ >= to - f.offset ? std::optional<std::uint64_t>(to) : std::nullopt;
+  }
   /// choices(f).size(), counted no further than `limit`.
   std::size_t count_choices(const frame& f, std::size_t limit) {
     std::size_t n = 0;
     each_fit(f, [&](node_id, std::uint32_t) { return ++n >= limit; });
-    return n >= limit ? n : n + (may_stay_empty(f) ? 1 : 0);
+    return n >= limit ? n : n + (empty_until(f) ? 1 : 0);
   }
   void choices(frame& f) {
     f.choices.clear();
@@ -567,9 +571,10 @@ class time_sweeper {
     std::stable_sort(f.choices.begin(), f.choices.end(), [](const choice& a, const choice& b) {
       return a.contacts != b.contacts ? a.contacts > b.contacts : a.area > b.area;
     });
-    if (!may_stay_empty(f)) return;
-    f.raise_to = raise_to(f);
-    f.choices.push_back({none, 0, 0, 0});
+    if (const std::optional<std::uint64_t> to = empty_until(f)) {
+      f.raise_to = *to;
+      f.choices.push_back({none, 0, 0, 0});
+    }
   }
   /// The free bytes that v at (start, o) would leave, in its quarters at the current birth, between its
   /// top and the next occupied byte (or the segment's end), where that gap is shorter than every other
