@@ -10,6 +10,7 @@
 // free space is scattered through the busiest points; 0 by default), `--memory psum` (the same kernels
 // planted in PSUM, planted_sb_options::memory: banks of the target, each tensor inside one),
 // `--construction sweep` (planted_sb_options::construction: places cut anew as tensors die, no epochs),
+// `--threads 2` (search_limits::threads: the sweep beside the fills, the same fits and nodes, less wall time),
 // `--given-first-birth 1` (a diagnostic: the tensors live at the kernel's first step are pinned at their
 // planted places as well, so the search is asked for everything but that first arrangement).
 // A fit is checked here by a pairwise
@@ -67,7 +68,8 @@ gca::rect_layout layout_of(gca::memory_type m, const gca::target& tgt) {
   return {tgt.sb_partitions, tgt.psum_alignment, tgt.psum_bank_bytes, tgt.psum_banks};
 }
 
-outcome run(const gca::planted_sb& k, const gca::rect_layout& lay, std::uint64_t nodes, bool fill, bool given_first) {
+outcome run(const gca::planted_sb& k, const gca::rect_layout& lay, std::uint64_t nodes, bool fill, bool given_first,
+            unsigned threads) {
   gca::live_range_table t;
   std::vector<gca::extent> e;
   std::vector<std::optional<gca::placement>> pins;
@@ -82,6 +84,7 @@ outcome run(const gca::planted_sb& k, const gca::rect_layout& lay, std::uint64_t
   gca::search_limits lim;
   lim.max_nodes = nodes;
   lim.fill = fill;
+  lim.threads = threads;
   const auto t0 = std::chrono::steady_clock::now();
   const gca::place_result r = gca::place_search(gca::place_problem{t, e, pins}, lay, lim);
   outcome o;
@@ -117,6 +120,7 @@ std::string cells(std::vector<outcome> v) {
 int main(int argc, char** argv) {
   std::uint64_t first = 1, seeds = 20, nodes = 1000000;
   bool baseline = false, given_first = false;
+  unsigned threads = 1;
   double holes = 0;
   gca::memory_type memory = gca::memory_type::sb;
   gca::planted_sb_construction construction = gca::planted_sb_construction::epochs;
@@ -128,6 +132,7 @@ int main(int argc, char** argv) {
     else if (a == "--nodes") nodes = std::stoull(v);
     else if (a == "--baseline") baseline = v == "1";
     else if (a == "--given-first-birth") given_first = v == "1";
+    else if (a == "--threads") threads = static_cast<unsigned>(std::stoul(v));
     else if (a == "--sizes") sizes = split(v);
     else if (a == "--families") families = split(v);
     else if (a == "--pins") pin_shares = split(v);
@@ -160,8 +165,8 @@ int main(int argc, char** argv) {
                      : fam == "128" ? gca::planted_sb_family::only128
                                     : gca::planted_sb_family::mixed;
           const gca::planted_sb k = gca::make_planted_sb(o);
-          with.push_back(run(k, layout_of(memory, o.tgt), nodes, true, given_first));
-          if (baseline) without.push_back(run(k, layout_of(memory, o.tgt), nodes, false, given_first));
+          with.push_back(run(k, layout_of(memory, o.tgt), nodes, true, given_first, threads));
+          if (baseline) without.push_back(run(k, layout_of(memory, o.tgt), nodes, false, given_first, threads));
           for (const outcome* x : {&with.back(), baseline ? &without.back() : nullptr})
             if (x && x->bug) {
               ++bugs;

@@ -1145,6 +1145,43 @@ TEST_CASE("place_search: the time sweep places planted kernels by sweep that the
   CHECK(psum_with >= psum_without + 5);
 }
 
+// search_limits::threads: from the second round of turns the sweep runs beside the fills on a thread of
+// its own, and whole-width problems race the 1-D search's lanes on two. The answer must be the one
+// thread's, placement for placement and node for node, whether a fill, the sweep, the canonical walk or
+// nobody answers; problems decided after the first round (4,096 nodes a walk) are the ones that use the
+// second thread, and some must be among them.
+TEST_CASE("place_search: two threads give one thread's answer, placements and node count") {
+  const scratchpad_2d sb(trn2);
+  const psum_banks psum(trn2);
+  int late = 0, found = 0, found_late = 0, total = 0;
+  auto same = [&](const auto& g, gca::planted_sb_family family, std::size_t tensors, memory_type memory, std::uint64_t seed) {
+    const tiny t = planted_problem(family, tensors, seed, 0, memory, gca::planted_sb_construction::sweep);
+    search_limits one{30000}, two{30000};
+    two.threads = 2;
+    const place_result a = place_search({t.ranges, t.ext, t.pins}, g, one);
+    const place_result b = place_search({t.ranges, t.ext, t.pins}, g, two);
+    CAPTURE(seed);
+    CAPTURE(tensors);
+    CHECK(a.status == b.status);
+    CHECK(a.nodes == b.nodes);
+    CHECK(a.placements == b.placements);
+    if (a.status == search_status::found) check_valid(g, t, a), ++found;
+    late += a.nodes > 3 * 4096;
+    found_late += a.nodes > 3 * 4096 && a.status == search_status::found;
+    ++total;
+  };
+  for (std::uint64_t seed = 1; seed <= 4; ++seed) {
+    same(sb, gca::planted_sb_family::mixed, 60, memory_type::sb, seed);
+    same(sb, gca::planted_sb_family::tight, 60, memory_type::sb, seed);
+    same(sb, gca::planted_sb_family::only128, 150, memory_type::sb, seed);
+    same(psum, gca::planted_sb_family::mixed, 60, memory_type::psum, seed);
+  }
+  MESSAGE(found << " of " << total << " placed, " << late << " went past the first round (" << found_late
+                << " of them placed)");
+  CHECK(late >= 3);
+  CHECK(found_late >= 1);
+}
+
 // Rule R2's largest subset sum (place_fill.hpp, subset_fill): its answer against the definition, a set of
 // the distinct sums <= len built size by size (len once len is reached or more than 256 sums appear), on
 // random sizes of small and large gcd (the bit-set and the merged-list paths), and against brute force

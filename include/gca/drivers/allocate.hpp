@@ -48,11 +48,13 @@ std::shared_ptr<Cache> new_pass_cache() {
 }
 
 /// What an allocator's options give every space it colors: the best-of-n variants, the deadline, the
-/// engine, the exact-search budgets and the cache the passes share; `threads` for the variants. The
-/// blockers are the caller's (per function, after linking).
+/// engine, the exact-search budgets and the cache the passes share; `threads` for the variants and the
+/// exact search. The blockers are the caller's (per function, after linking).
 inline space_options space_options_of(const allocator_options& opt, std::chrono::steady_clock::time_point deadline,
                                       unsigned threads) {
-  return space_options{opt.variants, deadline, {}, opt.engine, threads, opt.search, opt.cache.get()};
+  space_options so{opt.variants, deadline, {}, opt.engine, threads, opt.search, opt.cache.get()};
+  so.search.threads = threads;  // the exact search's too: its answer does not depend on them
+  return so;
 }
 
 /// Disjoint byte blocks covering every placed DRAM tensor of `m` outside function `skip`: what other

@@ -45,6 +45,7 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <bit>
 #include <chrono>
 #include <iterator>
@@ -139,6 +140,9 @@ struct resumable_walk {
   std::chrono::steady_clock::time_point deadline;
   bool out = false;        // the budget or the clock ran out
   bool timed_out = false;  // the clock: nothing more in any later call
+  // Set by a caller that no longer needs this call's answer (place_search's turns on two threads: the
+  // fill placed the part); read every 256 nodes, it stops the call as the budget does.
+  const std::atomic<bool>* cancel = nullptr;
   /// One call: start() prepares a fresh walk (false: nothing to find), walks() goes on from where the
   /// last call stopped (true: everything placed). Whether a placement is found, now or before.
   template <class Start, class Walks>
@@ -150,10 +154,13 @@ struct resumable_walk {
     }
     return at == state::found;
   }
-  /// Whether the walk stops before its next node: the budget (paused) or, every 256 nodes, the clock.
+  /// Whether the walk stops before its next node: the budget (paused) or, every 256 nodes, the clock or
+  /// a cancel.
   bool stop(std::uint64_t nodes) {
     if (nodes >= budget) return out = true;
-    if ((nodes & 255) == 0 && std::chrono::steady_clock::now() > deadline) return out = timed_out = true;
+    if ((nodes & 255) != 0) return false;
+    if (cancel && cancel->load(std::memory_order_relaxed)) return out = true;
+    if (std::chrono::steady_clock::now() > deadline) return out = timed_out = true;
     return false;
   }
 };

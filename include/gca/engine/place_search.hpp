@@ -21,6 +21,12 @@
 // growing budgets, each resuming where it stopped. What they find is a placement; when they find nothing
 // the walk below runs on what is left of the budget; only that walk proves infeasibility.
 //
+// Threads. With search_limits::threads of 2 or more the sweep's turn of each round after the first runs
+// on a thread of its own beside the fills' turns (place_searcher::beside), and the 1-D search's two lanes
+// race on two threads (engine/lanes.hpp). Either way the answer, the placements and the node count are
+// those of one thread (each walk depends only on its own budget, and the fills' answer in a round comes
+// first, as in turns); only the wall-clock time changes.
+//
 // Canonical placements. Take any valid placement and, repeatedly, move a free (unpinned) block to the
 // lowest aligned byte offset, in its own start partition, where it overlaps neither a pin nor a block that
 // precedes it in (offset, id) order. Blocks that follow it and interfere with it while sharing a
@@ -89,6 +95,8 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
+#include <exception>
 #include <bit>
 #include <chrono>
 #include <iterator>
@@ -98,6 +106,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <vector>
 
 #include <gca/error.hpp>
@@ -121,6 +130,10 @@ struct search_limits {
   bool flush_first = true;  // the fill tries blocks flush with neighbouring floors first (off: area only)
   bool free_cuts = true;    // in the fill, a choice the bound cuts at once costs no discrepancy
   bool sweep = true;        // try the time sweep after the fill (engine/place_sweep.hpp)
+  // 2 or more: the time sweep's turns run beside the fills' on a second thread, and the 1-D search's two
+  // lanes race on two (fill_and_sweep, linear). The answer, the placements and the node count are those
+  // of one thread; only the wall-clock time changes.
+  unsigned threads = 1;
 };
 
 /// One space's nodes. Non-owning; every span has one entry per node of `ranges` (pins and fixed may be
@@ -197,6 +210,7 @@ class place_searcher {
     linear_search_options so;
     so.deadline = lim_.deadline;
     so.node_limit = std::max<std::uint64_t>(1, lim_.max_nodes / 2);
+    so.threads = lim_.threads;  // the lanes' race: the same answer on two threads (engine/lanes.hpp)
     const search_result s = search_placement(graph_, bytes, life, linear_dram(lay_.capacity(), lay_.alignment), so);
     r.nodes += s.stats.nodes;
     r.status = s.status;
@@ -248,8 +262,8 @@ class place_searcher {
     skyline_filler up = filler(p_.pins), down = filler(p_.pins.empty() ? std::span<const std::optional<placement>>{} : flipped);
     time_sweeper sweep(p_.ranges, p_.extents, p_.pins, graph_, lay_);
     std::array<std::uint64_t, 3> spent{}, counted{};  // each walk's own nodes, and how many of them r has
-    auto step = [&](auto& walk, std::size_t k, std::uint64_t budget, bool reflected) {
-      const auto got = walk.run(budget, lim_.deadline, spent[k]);
+    // A walk's turn ended with `got`: its nodes go to r, and its placement, if any, is the answer.
+    auto take = [&](std::size_t k, const std::optional<std::vector<placement>>& got, bool reflected) {
       r.nodes += spent[k] - counted[k];
       counted[k] = spent[k];
       if (!got) return false;
@@ -258,14 +272,61 @@ class place_searcher {
       for (node_id v = 0; v < n_; ++v) r.placements[v] = reflected ? reflect((*got)[v], p_.extents[v]) : (*got)[v];
       return true;
     };
+    auto step = [&](auto& walk, std::size_t k, std::uint64_t budget, bool reflected) {
+      return take(k, walk.run(budget, lim_.deadline, spent[k]), reflected);
+    };
+    auto fills = [&](std::uint64_t f) { return f > 0 && (step(up, 0, f, false) || (symmetric && step(down, 1, f, true))); };
     constexpr std::uint64_t most = std::numeric_limits<std::uint64_t>::max();
     for (std::uint64_t b = 4096;; b = b > most / 4 ? most : 4 * b) {
       const std::uint64_t f = std::min(b, fill_share), w = std::min(b, sweep_share);
-      if (f > 0 && step(up, 0, f, false)) return true;
-      if (f > 0 && symmetric && step(down, 1, f, true)) return true;
-      if (w > 0 && step(sweep, 2, w, false)) return true;
+      // The first round alone stays on one thread: most parts are placed within it, and a thread would
+      // cost more than it saves there.
+      if (lim_.threads > 1 && b > 4096 && f > 0 && w > 0) {
+        if (beside(fills, f, [&](const std::atomic<bool>* cancel) { return sweep.run(w, lim_.deadline, spent[2], cancel); },
+                   [&](const std::optional<std::vector<placement>>& got) { return take(2, got, false); }))
+          return true;
+      } else {
+        if (fills(f)) return true;
+        if (w > 0 && step(sweep, 2, w, false)) return true;
+      }
       if ((b >= fill_share && b >= sweep_share) || std::chrono::steady_clock::now() > lim_.deadline) return false;
     }
+  }
+  /// One round of fill_and_sweep's turns on two threads: the sweep's turn (`sweep_turn`) on a new thread,
+  /// the fills' (`fill_turns`) on this one, with the answer of the turns in order: the fills' placement if
+  /// they found one (the sweep's turn is then cancelled, and neither its nodes nor its answer are taken,
+  /// as in order it would not have run), else the sweep's turn, taken whole (`take_sweep`). Each walk
+  /// resumes where it stopped and depends only on its own budget, so the answer and the node count are
+  /// the one thread's; the round costs the longer of the two turns instead of their sum. The walks share
+  /// only the problem, which they read. An exception of the fills (the watchdog) cancels the sweep first;
+  /// one of the sweep counts only when its turn would have run.
+  template <class Fills, class SweepTurn, class TakeSweep>
+  bool beside(Fills&& fill_turns, std::uint64_t f, SweepTurn&& sweep_turn, TakeSweep&& take_sweep) {
+    std::atomic<bool> cancel{false};
+    std::optional<std::vector<placement>> got;
+    std::exception_ptr error;
+    const auto watch = watchdog_deadline();  // the caller's watchdog holds in the sweep's thread too
+    std::thread other([&] {
+      const watchdog_scope scope(watch);
+      try {
+        got = sweep_turn(&cancel);
+      } catch (...) {
+        error = std::current_exception();
+      }
+    });
+    bool placed = false;
+    try {
+      placed = fill_turns(f);
+    } catch (...) {
+      cancel = true;
+      other.join();
+      throw;
+    }
+    if (placed) cancel = true;
+    other.join();
+    if (placed) return true;
+    if (error) std::rethrow_exception(error);
+    return take_sweep(got);
   }
   bool reflection_exact() const {
     const std::uint64_t a = lay_.alignment;

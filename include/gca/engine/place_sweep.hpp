@@ -77,6 +77,7 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <bit>
 #include <chrono>
 #include <cstdint>
@@ -182,14 +183,18 @@ class time_sweeper {
   /// nothing (gave up, or every walk ended without one). Called again with a larger budget after giving
   /// up on its budget, it goes on where it stopped: node for node the walks of one call with the larger
   /// budget (place_search runs the fills and the sweep in rounds of growing budgets). Once it has found a
-  /// placement, or walked everything, or run out of time, it answers the same again.
+  /// placement, or walked everything, or run out of time, it answers the same again. `cancel`, when set
+  /// during the call, stops it as its budget would (see resumable_walk).
   std::optional<std::vector<placement>> run(std::uint64_t max_nodes, std::chrono::steady_clock::time_point deadline,
-                                            std::uint64_t& nodes) {
+                                            std::uint64_t& nodes, const std::atomic<bool>* cancel = nullptr) {
     auto start = [&] {
       memo_.clear(), limit_ = 0, stack_.clear();
       return prepare();
     };
-    if (!run_.resume(max_nodes, deadline, start, [&] { return walks(nodes); })) return std::nullopt;
+    run_.cancel = cancel;
+    const bool found = run_.resume(max_nodes, deadline, start, [&] { return walks(nodes); });
+    run_.cancel = nullptr;
+    if (!found) return std::nullopt;
     std::vector<placement> out(n_);
     for (node_id v = 0; v < n_; ++v) out[v] = placement{part_[v], off_[v]};
     return out;

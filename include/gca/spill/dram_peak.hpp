@@ -236,6 +236,7 @@ inline peak_search_report lower_linear_peak(const linearized_function& lf, const
     so.deadline = deadline;
     so.node_limit = std::min(opt.peak_probe_nodes, opt.peak_total_nodes - rep.nodes);
     so.capacity = cap - p->base;
+    so.threads = opt.threads;  // the lanes' race: the same answer on two threads
     search_result r = search_placement(*p->graph, p->extents, p->hulls, dram, so);
     rep.nodes += r.stats.nodes;
     if (r.found()) {

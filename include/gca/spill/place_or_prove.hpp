@@ -52,6 +52,13 @@ inline std::chrono::steady_clock::time_point search_deadline(const search_option
   return std::min(deadline, start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(sec(budget)));
 }
 
+/// The place_search limits of one search of a space: `nodes`, the deadline, and the options' threads.
+inline search_limits limits_of(const search_options& opt, std::uint64_t nodes, std::chrono::steady_clock::time_point deadline) {
+  search_limits lim{nodes, deadline};
+  lim.threads = opt.threads;
+  return lim;
+}
+
 /// Nodes of one space as a place_problem (owned). `origin`: the attempt node each one stands for.
 struct space_nodes {
   live_range_table ranges;
@@ -158,7 +165,7 @@ rescue place_or_prove(const linearized_function& lf, const space_filter& filter,
   }
   const auto events = web_events(b.live);
   auto run = [&](const space_nodes& view, std::uint64_t nodes) {
-    const place_result r = place_search(view.problem(), lay, search_limits{nodes, deadline});
+    const place_result r = place_search(view.problem(), lay, limits_of(opt, nodes, deadline));
     out.search_nodes += r.nodes;
     return r;
   };
@@ -234,7 +241,7 @@ rescue prove_cant_help(const linearized_function& lf, const space_filter& filter
   const space_attempt b = color_space(lf, filter, geom, {}, quiet, blockers, engine_kind::linear_scan, 1);
   const auto events = web_events(b.live);
   auto run = [&](const space_nodes& view, std::uint64_t nodes) {
-    const place_result r = place_search(view.problem(), lay, search_limits{nodes, deadline});
+    const place_result r = place_search(view.problem(), lay, limits_of(opt, nodes, deadline));
     out.search_nodes += r.nodes;
     return r;
   };

@@ -47,6 +47,9 @@ struct search_options {
   // deadline (e.g. --timeout 20: 10 s of search).
   double seconds = std::numeric_limits<double>::infinity();
   double time_share = 0.5;
+  // Threads of one search (search_limits::threads): the same answers and node counts at any count. The
+  // allocators set it to the threads a function's best-of-n coloring gets (drivers/allocate.hpp).
+  unsigned threads = 1;
 };
 
 /// What the fixpoint carries from one iteration to the next, and what it reports at the end.
