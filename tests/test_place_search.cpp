@@ -305,6 +305,7 @@ TEST_CASE("place_search: agrees with exhaustive enumeration on random tiny probl
 
 #include <gca/gen/planted_sb.hpp>
 #include <gca/ir/parser.hpp>
+#include <gca/ir/printer.hpp>
 #include <gca/spill/place_or_prove.hpp>
 #include <gca/pipeline/passes.hpp>
 #include <gca/pipeline/pipeline.hpp>
@@ -1180,6 +1181,43 @@ TEST_CASE("place_search: two threads give one thread's answer, placements and no
                 << " of them placed)");
   CHECK(late >= 3);
   CHECK(found_late >= 1);
+}
+
+// The same through an allocator: -O2 on planted sweep kernels whose SB search goes past its first round
+// (placed by it, or spilled after it gives up), at 1 and 2 threads (the allocators pass their threads to
+// the search: search_options::threads): the same module, byte for byte, or the same refusal.
+TEST_CASE("allocators: the placement search on two threads gives the one thread's module") {
+  int past_first_round = 0;
+  for (std::uint64_t seed = 1; seed <= 3; ++seed) {
+    gca::planted_sb_options o;
+    o.tensors = 60;
+    o.seed = seed;
+    o.family = gca::planted_sb_family::tight;
+    o.construction = gca::planted_sb_construction::sweep;
+    const gca::module original = gca::parse(gca::make_planted_sb(o).text);
+    std::string printed[2];
+    for (int k = 0; k < 2; ++k) {
+      gca::module m = original;
+      gca::pipeline_config cfg;
+      cfg.optlevel = 2;
+      gca::pass_options popt;
+      popt.alloc.threads = k == 0 ? 1 : 2;
+      popt.alloc.search.nodes = 40000;
+      popt.alloc.search.guided_nodes = 2000;
+      popt.alloc.search.total_nodes = 80000;
+      try {
+        for (const gca::pass_report& r : gca::run_pipeline(m, gca::build_pipeline(cfg), gca::default_registry(), popt, {true, nullptr}))
+          for (const auto& [fn, rep] : r.functions)
+            if (r.pass == "coloring_allocator_sb" && k == 0) past_first_round += rep.search_nodes > 3 * 4096;
+        printed[k] = gca::print(m);
+      } catch (const gca::allocation_error& e) {
+        printed[k] = e.what();
+      }
+    }
+    CAPTURE(seed);
+    CHECK(printed[0] == printed[1]);
+  }
+  CHECK(past_first_round >= 1);
 }
 
 // Rule R2's largest subset sum (place_fill.hpp, subset_fill): its answer against the definition, a set of
