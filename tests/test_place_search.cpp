@@ -494,6 +494,16 @@ tiny planted_problem(gca::planted_sb_family family, std::size_t tensors, std::ui
   return t;
 }
 
+/// The kernel (module) of a planted SB problem of `tensors` tensors built by sweep (no pins).
+gca::module sweep_kernel(gca::planted_sb_family family, std::uint64_t seed, std::size_t tensors = 60) {
+  gca::planted_sb_options o;
+  o.tensors = tensors;
+  o.seed = seed;
+  o.family = family;
+  o.construction = gca::planted_sb_construction::sweep;
+  return gca::parse(gca::make_planted_sb(o).text);
+}
+
 /// Planted problems of `family` and `tensors` (memory `memory`, seeds 1..seeds, pins 0 and 0.2): each must
 /// be placed, validly, within `budget` nodes; returns the nodes spent in all, and those spent with
 /// `without` (the same budget, one rule switched off; the budget counted for a problem not placed).
@@ -842,12 +852,7 @@ TEST_CASE("place_search: planted 128-partition kernels by sweep are placed by th
 TEST_CASE("a space the search cannot place spills no more than the colorer alone") {
   int kept = 0, compared = 0;
   for (std::uint64_t seed = 1; seed <= gca::test::sweep_seeds(4, 3); ++seed) {
-    gca::planted_sb_options o;
-    o.tensors = 60;
-    o.seed = seed;
-    o.family = gca::planted_sb_family::tight;
-    o.construction = gca::planted_sb_construction::sweep;
-    const gca::module original = gca::parse(gca::make_planted_sb(o).text);
+    const gca::module original = sweep_kernel(gca::planted_sb_family::tight, seed);
     // -O2, whose SB pass is coloring_allocator_sb; its spill cost, or nothing when refused.
     auto run = [&](bool search, gca::module& m, std::ostringstream& log) -> std::optional<std::uint64_t> {
       gca::pipeline_config cfg;
@@ -896,12 +901,7 @@ TEST_CASE("a space the search cannot place spills no more than the colorer alone
 TEST_CASE("a space whose search budget is spent is searched once more before a refusal") {
   for (std::uint64_t seed = 1; seed <= gca::test::sweep_seeds(10, 4); ++seed)
     for (const auto family : {gca::planted_sb_family::tight, gca::planted_sb_family::mixed}) {
-      gca::planted_sb_options o;
-      o.tensors = 60;
-      o.seed = seed;
-      o.family = family;
-      o.construction = gca::planted_sb_construction::sweep;
-      const gca::module original = gca::parse(gca::make_planted_sb(o).text);
+      const gca::module original = sweep_kernel(family, seed);
       gca::module m = original;
       gca::pipeline_config cfg;
       cfg.optlevel = 2;
@@ -1189,12 +1189,7 @@ TEST_CASE("place_search: two threads give one thread's answer, placements and no
 TEST_CASE("allocators: the placement search on two threads gives the one thread's module") {
   int past_first_round = 0;
   for (std::uint64_t seed = 1; seed <= 3; ++seed) {
-    gca::planted_sb_options o;
-    o.tensors = 60;
-    o.seed = seed;
-    o.family = gca::planted_sb_family::tight;
-    o.construction = gca::planted_sb_construction::sweep;
-    const gca::module original = gca::parse(gca::make_planted_sb(o).text);
+    const gca::module original = sweep_kernel(gca::planted_sb_family::tight, seed);
     std::string printed[2];
     for (int k = 0; k < 2; ++k) {
       gca::module m = original;

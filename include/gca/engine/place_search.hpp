@@ -276,13 +276,13 @@ class place_searcher {
       return take(k, walk.run(budget, lim_.deadline, spent[k]), reflected);
     };
     auto fills = [&](std::uint64_t f) { return f > 0 && (step(up, 0, f, false) || (symmetric && step(down, 1, f, true))); };
-    constexpr std::uint64_t most = std::numeric_limits<std::uint64_t>::max();
-    for (std::uint64_t b = 4096;; b = b > most / 4 ? most : 4 * b) {
+    constexpr std::uint64_t most = std::numeric_limits<std::uint64_t>::max(), first_round = 4096;
+    for (std::uint64_t b = first_round;; b = b > most / 4 ? most : 4 * b) {
       const std::uint64_t f = std::min(b, fill_share), w = std::min(b, sweep_share);
       // The first round alone stays on one thread: most parts are placed within it, and a thread would
       // cost more than it saves there.
-      if (lim_.threads > 1 && b > 4096 && f > 0 && w > 0) {
-        if (beside(fills, f, [&](const std::atomic<bool>* cancel) { return sweep.run(w, lim_.deadline, spent[2], cancel); },
+      if (lim_.threads > 1 && b > first_round && f > 0 && w > 0) {
+        if (beside([&] { return fills(f); }, [&](const std::atomic<bool>* cancel) { return sweep.run(w, lim_.deadline, spent[2], cancel); },
                    [&](const std::optional<std::vector<placement>>& got) { return take(2, got, false); }))
           return true;
       } else {
@@ -301,7 +301,7 @@ class place_searcher {
   /// only the problem, which they read. An exception of the fills (the watchdog) cancels the sweep first;
   /// one of the sweep counts only when its turn would have run.
   template <class Fills, class SweepTurn, class TakeSweep>
-  bool beside(Fills&& fill_turns, std::uint64_t f, SweepTurn&& sweep_turn, TakeSweep&& take_sweep) {
+  bool beside(Fills&& fill_turns, SweepTurn&& sweep_turn, TakeSweep&& take_sweep) {
     std::atomic<bool> cancel{false};
     std::optional<std::vector<placement>> got;
     std::exception_ptr error;
@@ -316,7 +316,7 @@ class place_searcher {
     });
     bool placed = false;
     try {
-      placed = fill_turns(f);
+      placed = fill_turns();
     } catch (...) {
       cancel = true;
       other.join();
