@@ -12,7 +12,8 @@
 // linearizations, the spill_to_next_tier and no_spill policies, and the two observers of
 // engine/observer.hpp (null_observer: silent; stream_observer: `gca-alloc -v`), with the four standard
 // geometries (default_geometry) — the per-function driver (allocate_standard), the shared-DRAM driver (allocate_shared_dram), the with-loop driver
-// (allocate_with_loop) and allocator_options' cache (new_pass_cache). Here the list is expanded as
+// (allocate_with_loop), allocator_options' cache (new_pass_cache) and the spill policy's two members
+// (spill_to_next_tier::spill and ::spillable, whose body, spill/spill_code.hpp, is left out here). Here the list is expanded as
 // explicit instantiation declarations (`extern template`), which keep a file from instantiating these
 // non-inline templates itself ([temp.explicit]); the library's one file (gca/compiled.cpp) includes the
 // bodies and expands the same list as explicit instantiation definitions: one list, no drift. A file
@@ -52,6 +53,11 @@
 /// The whole list, each entry preceded by `Prefix` (extern here; nothing in gca/compiled.cpp).
 #define GCA_COMPILED_LIST(Prefix)                                                                              \
   Prefix template std::shared_ptr<pass_cache> detail::new_pass_cache<pass_cache>();                          \
+  Prefix template std::size_t spill_to_next_tier::spill<void>(linearized_function&, const space_attempt&,    \
+                                                              const space_filter&, const target&,            \
+                                                              spill_state&) const;                           \
+  Prefix template bool spill_to_next_tier::spillable<void>(const function&, const liveness&, web_id,          \
+                                                           const space_filter&, const spill_state&);          \
   GCA_COMPILED_OBSERVER(Prefix, null_observer)                                                               \
   GCA_COMPILED_OBSERVER(Prefix, stream_observer)
 

@@ -79,7 +79,8 @@ namespace detail {
 
 /// The common alignment of `p`'s buffers and `alignment`; throws pack_error when the sizes do not sum to
 /// something representable (then every packing is) or the alignment overflows.
-inline std::uint64_t pack_alignment(const dsa_problem& p, std::uint64_t alignment) {
+template <class = void>
+std::uint64_t pack_alignment(const dsa_problem& p, std::uint64_t alignment) {
   std::uint64_t total = 0;
   for (const dsa_buffer& b : p.buffers) {
     if (b.size > UINT64_MAX - total) throw pack_error(b.line, "total size of the buffers overflows 64 bits");
@@ -94,7 +95,8 @@ inline std::uint64_t pack_alignment(const dsa_problem& p, std::uint64_t alignmen
 
 /// Step 1 (see the top of this header): the coloring, and which interference it ran on; `g` holds the
 /// graph when one was built (the exact search reads it too).
-inline coloring_result pack_coloring(const live_range_table& live, const interval_problem& iproblem,
+template <class = void>
+coloring_result pack_coloring(const live_range_table& live, const interval_problem& iproblem,
                                      std::span<const extent> extents, std::span<const double> priority,
                                      const linear_dram& geom, const pack_options& opt, unsigned threads,
                                      std::optional<interference_graph>& g, bool& used_intervals) {
@@ -118,7 +120,8 @@ inline coloring_result pack_coloring(const live_range_table& live, const interva
 }  // namespace detail
 
 /// Packs `p` (see the top of this header). Throws pack_error for a problem 64-bit addresses cannot hold.
-inline pack_result pack(const dsa_problem& p, const pack_options& opt = {}) {
+template <class = void>
+pack_result pack(const dsa_problem& p, const pack_options& opt = {}) {
   const auto t0 = std::chrono::steady_clock::now();
   const std::uint64_t alignment = detail::pack_alignment(p, opt.alignment);
   const live_range_table live = to_live_ranges(p);

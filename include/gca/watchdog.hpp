@@ -29,7 +29,8 @@ struct watchdog_state {
   std::uint64_t work = 0;  // units counted since the last reading
 };
 
-inline watchdog_state& watchdog() noexcept {
+template <class = void>
+watchdog_state& watchdog() noexcept {
   thread_local watchdog_state s;
   return s;
 }
@@ -40,14 +41,16 @@ inline watchdog_state& watchdog() noexcept {
 inline std::chrono::steady_clock::time_point watchdog_deadline() noexcept { return detail::watchdog().deadline; }
 
 /// Throws timeout_error if the calling thread's deadline has passed (reads the clock).
-inline void watchdog_check() {
+template <class = void>
+void watchdog_check() {
   const auto d = detail::watchdog().deadline;
   if (d != std::chrono::steady_clock::time_point::max() && std::chrono::steady_clock::now() > d)
     throw timeout_error();
 }
 
 /// Counts `work` units; every watchdog_period units, watchdog_check().
-inline void watchdog_tick(std::uint64_t work = 1) {
+template <class = void>
+void watchdog_tick(std::uint64_t work = 1) {
   detail::watchdog_state& s = detail::watchdog();
   if (s.deadline == std::chrono::steady_clock::time_point::max()) return;
   if ((s.work += work) < watchdog_period) return;

@@ -50,7 +50,8 @@ std::shared_ptr<Cache> new_pass_cache() {
 /// What an allocator's options give every space it colors: the best-of-n variants, the deadline, the
 /// engine, the exact-search budgets and the cache the passes share; `threads` for the variants and the
 /// exact search. The blockers are the caller's (per function, after linking).
-inline space_options space_options_of(const allocator_options& opt, std::chrono::steady_clock::time_point deadline,
+template <class = void>
+space_options space_options_of(const allocator_options& opt, std::chrono::steady_clock::time_point deadline,
                                       unsigned threads) {
   space_options so{opt.variants, deadline, {}, opt.engine, threads, opt.search, opt.cache.get()};
   so.search.threads = threads;  // the exact search's too: its answer does not depend on them
@@ -60,7 +61,8 @@ inline space_options space_options_of(const allocator_options& opt, std::chrono:
 /// Disjoint byte blocks covering every placed DRAM tensor of `m` outside function `skip`: what other
 /// cores hold, as fixed blockers. A shared buffer that function `skip` declares itself is left out (it is
 /// one of that function's own fixed tensors already).
-inline std::vector<placed_neighbor> dram_blockers(const module& m, std::size_t skip) {
+template <class = void>
+std::vector<placed_neighbor> dram_blockers(const module& m, std::size_t skip) {
   std::vector<std::pair<std::uint64_t, std::uint64_t>> spans;  // [begin, end)
   auto own_shared = [&](const tensor& t) {
     return skip < m.functions.size() && t.space == address_space::shared &&
@@ -290,7 +292,8 @@ void allocate_shared_dram(module& m, pass_report& rep, bool post_link, const Geo
 /// Checks the operands of PSUM and SB after placement (the Neuron allocator's indice_legalization): every operand of
 /// those memories must name a placed tensor whose place is legal on the target. Throws input_error naming
 /// the function and tensor.
-inline void legalize_indices(const function& f, const target& t) {
+template <class = void>
+void legalize_indices(const function& f, const target& t) {
   for (const instruction& i : f.insts) {
     if (i.is_loop()) continue;
     for (std::uint32_t s = i.first_operand; s < i.first_operand + i.n_outputs + i.n_inputs; ++s) {

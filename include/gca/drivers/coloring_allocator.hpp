@@ -161,13 +161,15 @@ constexpr std::string_view registered_name(memory_type type, bool post_link, add
 
 namespace detail {
 
-inline unsigned thread_count(unsigned requested) {
+template <class = void>
+unsigned thread_count(unsigned requested) {
   if (requested != 0) return requested;
   const unsigned hw = std::thread::hardware_concurrency();
   return hw == 0 ? 1 : hw;
 }
 
-inline std::chrono::steady_clock::time_point deadline_after(double seconds) {
+template <class = void>
+std::chrono::steady_clock::time_point deadline_after(double seconds) {
   if (!(seconds > 0) || seconds > 1e9) return std::chrono::steady_clock::time_point::max();
   return std::chrono::steady_clock::now() +
          std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(seconds));

@@ -59,7 +59,8 @@ class node_groups {
 };
 
 /// The live range of a group: its members' ranges, merged.
-inline std::vector<interval> group_range(const live_range_table& table, const std::vector<node_id>& members) {
+template <class = void>
+std::vector<interval> group_range(const live_range_table& table, const std::vector<node_id>& members) {
   std::vector<interval> r;
   for (node_id m : members) r.insert(r.end(), table.ranges(m).begin(), table.ranges(m).end());
   normalize(r);
@@ -70,7 +71,8 @@ inline std::vector<interval> group_range(const live_range_table& table, const st
 /// move overlap there (it reads its input, then writes its output); sharing a place at that point is
 /// exactly what a move onto itself does, so that overlap is allowed. Any other common point is real
 /// interference.
-inline bool groups_interfere(const std::vector<interval>& x, const std::vector<interval>& y, program_point at) {
+template <class = void>
+bool groups_interfere(const std::vector<interval>& x, const std::vector<interval>& y, program_point at) {
   for (std::size_t p = 0, q = 0; p < x.size() && q < y.size();) {
     const program_point lo = std::max(x[p].begin, y[q].begin), hi = std::min(x[p].end, y[q].end);
     if (lo < hi && !(lo == at && hi == at + 1)) return true;
@@ -81,7 +83,8 @@ inline bool groups_interfere(const std::vector<interval>& x, const std::vector<i
 
 /// Whether the merge of groups `ro` and `ri` (extent `e`) passes the trivially-colorable test against the
 /// union of both neighborhoods, counted by group (each neighboring group once, the two groups not at all).
-inline bool merge_is_safe(const interference_graph& g, node_groups& groups, node_id ro, node_id ri, const extent& e,
+template <class = void>
+bool merge_is_safe(const interference_graph& g, node_groups& groups, node_id ro, node_id ri, const extent& e,
                           std::span<const extent> extents, geometry_ref geom, std::vector<node_id>& nbrs) {
   const std::uint64_t cand = geom.candidates(e);
   if (cand == unbounded) return true;
@@ -104,7 +107,8 @@ inline bool merge_is_safe(const interference_graph& g, node_groups& groups, node
 
 /// Rebuilds the attempt's node lists with one node per group, at the position of its representative
 /// (costs summed, ranges merged), and records each merged web in `a.coalesced`.
-inline void regroup_nodes(space_attempt& a, node_groups& groups, live_range_table& table) {
+template <class = void>
+void regroup_nodes(space_attempt& a, node_groups& groups, live_range_table& table) {
   const std::size_t n = a.node_web.size();
   space_attempt out;
   live_range_table merged;
@@ -137,7 +141,8 @@ inline void regroup_nodes(space_attempt& a, node_groups& groups, live_range_tabl
 /// find_partners over attempt `a` (its graph built over `table`): merges the partners of every move that
 /// is a point of its own, in chain order, when that is safe (see the top of this header). Rewrites the
 /// attempt's node lists and `table`; returns whether anything was merged.
-inline bool find_partners(space_attempt& a, const linearized_function& lf, const space_filter& filter,
+template <class = void>
+bool find_partners(space_attempt& a, const linearized_function& lf, const space_filter& filter,
                           geometry_ref geom, live_range_table& table) {
   const function& f = lf.work();
   const std::size_t n = a.node_web.size();

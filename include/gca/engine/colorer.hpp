@@ -75,7 +75,8 @@ inline void sort_by_node(std::vector<unplaced_node>& v) {
 }
 
 /// Spill costs finite and >= 0, priorities not NaN (shared with the interval colorer).
-inline void check_costs(std::span<const double> spill_costs, std::span<const double> priority) {
+template <class = void>
+void check_costs(std::span<const double> spill_costs, std::span<const double> priority) {
   for (std::size_t v = 0; v < spill_costs.size(); ++v)
     if (!(spill_costs[v] >= 0) || std::isinf(spill_costs[v]))
       throw input_error("color: spill cost of node " + std::to_string(v) + " is not a finite number >= 0");
@@ -83,7 +84,8 @@ inline void check_costs(std::span<const double> spill_costs, std::span<const dou
     if (std::isnan(priority[v])) throw input_error("color: priority of node " + std::to_string(v) + " is NaN");
 }
 
-inline void check_problem(const coloring_problem& p) {
+template <class = void>
+void check_problem(const coloring_problem& p) {
   const std::size_t n = p.graph.num_nodes();
   auto check_size = [n](std::size_t got, const char* what) {
     if (got != n)
@@ -111,7 +113,8 @@ struct prepared_problem {
   std::size_t pinned = 0;
 };
 
-inline prepared_problem prepare(const coloring_problem& p, geometry_ref geom) {
+template <class = void>
+prepared_problem prepare(const coloring_problem& p, geometry_ref geom) {
   const interference_graph& g = p.graph;
   const std::size_t n = g.num_nodes();
   prepared_problem q;
@@ -148,14 +151,16 @@ inline prepared_problem prepare(const coloring_problem& p, geometry_ref geom) {
 }
 
 /// Phase 3 for one simplify order.
-inline simplify_result simplify_prepared(const coloring_problem& p, const prepared_problem& q,
+template <class = void>
+simplify_result simplify_prepared(const coloring_problem& p, const prepared_problem& q,
                                          const simplify_weights& weights, simplify_order order) {
   return simplify(p.graph, p.extents, std::span<const node_role>(q.roles), p.spill_costs, p.priority, weights,
                   order);
 }
 
 /// Phase 4 (select with heuristic `opt.heuristic` over the stack `s` of order `opt.order`) and the result.
-inline coloring_result finish(const coloring_problem& p, geometry_ref geom, const color_options& opt,
+template <class = void>
+coloring_result finish(const coloring_problem& p, geometry_ref geom, const color_options& opt,
                               const prepared_problem& q, const simplify_result& s) {
   const interference_graph& g = p.graph;
   const std::size_t n = g.num_nodes();
@@ -222,7 +227,8 @@ coloring_result color(const coloring_problem& p, const Geometry& geom, const col
 namespace detail {
 
 /// Total spill cost of the unplaced nodes (1 per node without costs).
-inline double unplaced_cost(std::span<const double> spill_costs, const coloring_result& r) {
+template <class = void>
+double unplaced_cost(std::span<const double> spill_costs, const coloring_result& r) {
   double c = 0;
   for (const unplaced_node& u : r.unplaced) c += spill_costs.empty() ? 1.0 : spill_costs[u.node];
   return c;
@@ -231,7 +237,8 @@ inline double unplaced_cost(std::span<const double> spill_costs, const coloring_
 /// Score order of best-of-n: complete colorings first, then the lowest peak; among incomplete ones the
 /// fewest pin conflicts, the lowest spill cost left unplaced, the fewest unplaced nodes, the lowest peak.
 /// (Takes the problem's spill costs, so the interval colorer shares it.)
-inline bool better_result(std::span<const double> spill_costs, const coloring_result& a, const coloring_result& b) {
+template <class = void>
+bool better_result(std::span<const double> spill_costs, const coloring_result& a, const coloring_result& b) {
   if (a.complete() != b.complete()) return a.complete();
   if (a.complete()) return a.peak < b.peak;
   if (a.pinned_conflicts.size() != b.pinned_conflicts.size())
@@ -255,7 +262,8 @@ inline constexpr std::size_t parallel_threshold = 20000;
 /// parallel_threshold nodes + edges) the orders, then the variants, run on that many threads at once;
 /// each writes only its own slot and the winner is chosen in variant order afterwards, so the answer
 /// does not depend on the thread count or timing. Throws input_error if `variants` is empty.
-inline coloring_result color_best_of(const coloring_problem& p, geometry_ref geom,
+template <class = void>
+coloring_result color_best_of(const coloring_problem& p, geometry_ref geom,
                                      std::span<const color_options> variants, unsigned threads = 1) {
   if (variants.empty()) throw input_error("color_best_of: no variant to run");
   detail::check_problem(p);
@@ -297,7 +305,8 @@ coloring_result color_best_of(const coloring_problem& p, const Geometry& geom,
 /// skipped, nodes missing from it are left unplaced and reported) in that order with `opt.heuristic`.
 /// There is no simplify, so no trivially-colorable guarantee: every node counts as optimistic.
 /// `result.options` is `opt`. Throws input_error on inconsistent sizes or a node id out of range.
-inline coloring_result color_in_order(const coloring_problem& p, geometry_ref geom, std::span<const node_id> order,
+template <class = void>
+coloring_result color_in_order(const coloring_problem& p, geometry_ref geom, std::span<const node_id> order,
                                       const color_options& opt) {
   detail::check_problem(p);
   const std::size_t n = p.graph.num_nodes();

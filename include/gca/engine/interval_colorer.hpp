@@ -72,7 +72,8 @@ struct interval_problem {
 /// short buffers, which fragments memory into thousands of gaps, and exact best fit must look at every
 /// gap (3.4 s of the 62,000-buffer dense trace's 4.4 s, for the same peak as largest-degree:
 /// docs/PERFORMANCE.md, "Dense traces"); callers can still ask for it.
-inline std::vector<color_options> interval_variants() {
+template <class = void>
+std::vector<color_options> interval_variants() {
   using enum simplify_order;
   constexpr select_heuristic bf = select_heuristic::best_fit, ff = select_heuristic::first_fit;
   return {{bf, size_descending}, {ff, largest_first}, {bf, largest_degree}, {bf, longest_first}};
@@ -81,7 +82,8 @@ inline std::vector<color_options> interval_variants() {
 /// The classical size-descending order (largest first, then the longer total lifetime, then the lower
 /// id) of the nodes of `live`: with best fit, TFLite's "greedy by size" and XLA's heap simulator.
 /// For color_in_order (engine/colorer.hpp) on the graph path.
-inline std::vector<node_id> size_descending_order(const live_range_table& live, std::span<const extent> extents) {
+template <class = void>
+std::vector<node_id> size_descending_order(const live_range_table& live, std::span<const extent> extents) {
   if (extents.size() != live.num_nodes()) throw input_error("size_descending_order: one extent per node");
   std::vector<node_id> nodes(live.num_nodes());
   std::iota(nodes.begin(), nodes.end(), node_id{0});
@@ -101,7 +103,8 @@ inline std::vector<node_id> size_descending_order(const live_range_table& live, 
 /// nested one inside the other (a forward pass saving activations for its backward pass) those lists
 /// interleave in address, so each variant walks every placed neighbor once: O(pairs) time (with O(n)
 /// memory), about 0.6 s per variant for 8,000 nested tensors (docs/PERFORMANCE.md, "Dense kernels").
-inline std::vector<color_options> interval_variants_dram() {
+template <class = void>
+std::vector<color_options> interval_variants_dram() {
   using enum simplify_order;
   constexpr select_heuristic bf = select_heuristic::best_fit, ff = select_heuristic::first_fit;
   return {{bf, size_descending}, {ff, priority_first}, {ff, longest_first}};
@@ -109,7 +112,8 @@ inline std::vector<color_options> interval_variants_dram() {
 
 namespace detail {
 
-inline void check_interval_problem(const interval_problem& p) {
+template <class = void>
+void check_interval_problem(const interval_problem& p) {
   const std::size_t n = p.live.num_nodes();
   if (p.index.num_nodes() != n || p.index.num_intervals() != p.live.intervals.size())
     throw input_error("color_intervals: the interval index was not built from these live ranges");
@@ -136,7 +140,8 @@ struct meeting_scratch {
   explicit meeting_scratch(std::size_t n) : stamp(n, 0) {}
 };
 
-inline std::span<const placed_neighbor> placed_meeting(const interval_problem& p, node_id v,
+template <class = void>
+std::span<const placed_neighbor> placed_meeting(const interval_problem& p, node_id v,
                                                        const std::vector<std::optional<placement>>& placements,
                                                        meeting_scratch& s) {
   s.nbrs.clear();
@@ -384,7 +389,8 @@ class occupancy {
 
 /// Phases 1 and 2 of engine/colorer.hpp without a graph: the legal pins placed, illegal pins and nodes
 /// that fit nowhere reported, overlapping pins of meeting live ranges reported (u < v, sorted).
-inline prepared_problem prepare_intervals(const interval_problem& p, geometry_ref geom) {
+template <class = void>
+prepared_problem prepare_intervals(const interval_problem& p, geometry_ref geom) {
   const std::size_t n = p.live.num_nodes();
   prepared_problem q;
   q.roles.assign(n, node_role::normal);
@@ -426,7 +432,8 @@ inline prepared_problem prepare_intervals(const interval_problem& p, geometry_re
 
 /// The nodes of role `normal` in the order select places them under `order` (see the header comment:
 /// the reverse of the graph simplify's removal order for the orders both engines have).
-inline std::vector<node_id> placement_order(const interval_problem& p, const prepared_problem& q,
+template <class = void>
+std::vector<node_id> placement_order(const interval_problem& p, const prepared_problem& q,
                                             std::span<const std::uint32_t> degree, simplify_order order) {
   const std::size_t n = p.live.num_nodes();
   std::vector<node_id> nodes;
@@ -487,7 +494,8 @@ inline bool linear_memory(geometry_ref geom) {
   return geom.linear_alignment().has_value() && geom.linear_bytes();
 }
 
-inline occupancy occupancy_of(const interval_problem& p, const std::vector<std::optional<placement>>& placements) {
+template <class = void>
+occupancy occupancy_of(const interval_problem& p, const std::vector<std::optional<placement>>& placements) {
   occupancy occ(p.live);
   for (node_id v = 0; v < p.live.num_nodes(); ++v)
     if (placements[v] && p.extents[v].bytes > 0)
@@ -495,7 +503,8 @@ inline occupancy occupancy_of(const interval_problem& p, const std::vector<std::
   return occ;
 }
 
-inline std::vector<unplaced_node> place_in_order(const interval_problem& p, geometry_ref geom,
+template <class = void>
+std::vector<unplaced_node> place_in_order(const interval_problem& p, geometry_ref geom,
                                                  std::span<const node_id> nodes, select_heuristic h,
                                                  std::vector<std::optional<placement>>& placements,
                                                  meeting_scratch& scratch, const occupancy* base = nullptr) {
@@ -555,7 +564,8 @@ inline std::vector<unplaced_node> place_in_order(const interval_problem& p, geom
   return out;
 }
 
-inline coloring_result finish_intervals(const interval_problem& p, geometry_ref geom, const color_options& opt,
+template <class = void>
+coloring_result finish_intervals(const interval_problem& p, geometry_ref geom, const color_options& opt,
                                         const prepared_problem& q, std::span<const node_id> nodes,
                                         std::uint64_t pairs) {
   const std::size_t n = p.live.num_nodes();
@@ -584,7 +594,8 @@ inline coloring_result finish_intervals(const interval_problem& p, geometry_ref 
 /// the answer does not depend on the thread count. `result.stats.edges` is the number of interfering
 /// pairs, counted by sweep (never listed). Throws input_error on inconsistent sizes, bad costs, an
 /// empty variant list or smallest-last.
-inline coloring_result color_intervals(const interval_problem& p, geometry_ref geom,
+template <class = void>
+coloring_result color_intervals(const interval_problem& p, geometry_ref geom,
                                        std::span<const color_options> variants, unsigned threads = 1) {
   if (variants.empty()) throw input_error("color_intervals: no variant to run");
   detail::check_interval_problem(p);
@@ -640,7 +651,8 @@ struct improve_stats {
 /// Never raises the peak; `r` must be complete (otherwise nothing is done).
 /// One piece (about 130 lines) because a round's victim sets, their base occupancies and the trials
 /// over them share the round's state; split, each part would take all of it as arguments.
-inline improve_stats improve_peak(const interval_problem& p, geometry_ref geom, coloring_result& r,
+template <class = void>
+improve_stats improve_peak(const interval_problem& p, geometry_ref geom, coloring_result& r,
                                   std::uint64_t lower_bound = 0, unsigned threads = 1, std::size_t max_rounds = 4,
                                   std::size_t max_victims = 1u << 14) {
   detail::check_interval_problem(p);

@@ -32,7 +32,8 @@ namespace gca {
 
 namespace detail {
 
-inline bool ranges_meet(std::span<const interval> a, std::span<const interval> b) {
+template <class = void>
+bool ranges_meet(std::span<const interval> a, std::span<const interval> b) {
   for (std::size_t i = 0, j = 0; i < a.size() && j < b.size();) {
     if (a[i].overlaps(b[j])) return true;
     (a[i].end < b[j].end) ? ++i : ++j;
@@ -47,7 +48,8 @@ inline bool ranges_meet(std::span<const interval> a, std::span<const interval> b
 /// `fixed` (empty, or one flag per node) marks pins whose places were decided together (by an earlier
 /// colorer or another core): two fixed pins are never checked against each other, as in
 /// build_interference, so thousands of earlier placements cost no quadratic conflict scan.
-inline coloring_result linear_scan(const live_range_table& ranges, std::span<const extent> extents,
+template <class = void>
+coloring_result linear_scan(const live_range_table& ranges, std::span<const extent> extents,
                                    std::span<const std::optional<placement>> pinned, geometry_ref geom,
                                    select_heuristic h = select_heuristic::best_fit,
                                    std::span<const std::uint8_t> fixed = {}) {

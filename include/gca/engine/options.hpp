@@ -57,7 +57,8 @@ inline std::string name(const color_options& o) {
 /// The variants best-of-n tries by default: both heuristics with each simplify order (the caller's
 /// priority order only when the problem has priorities). Sizes-first wins on byte memories (DSA traces),
 /// the degree orders on registers; running all of them costs a small constant factor.
-inline std::vector<color_options> default_variants(bool with_priority = false) {
+template <class = void>
+std::vector<color_options> default_variants(bool with_priority = false) {
   std::vector<color_options> v;
   for (simplify_order o : {simplify_order::largest_first, simplify_order::priority_first,
                            simplify_order::smallest_last, simplify_order::largest_degree}) {

@@ -66,7 +66,8 @@ namespace gca::detail {
 
 /// A 64-bit mix (splitmix64's finalizer) of x under one of several salts: independent keys per salt, for
 /// the Zobrist-style prints of the fill and of the exact search (rule R4).
-inline std::uint64_t salted_mix(std::uint64_t x, std::uint64_t salt) {
+template <class = void>
+std::uint64_t salted_mix(std::uint64_t x, std::uint64_t salt) {
   x += 0x9e3779b97f4a7c15ull * (salt + 1);
   x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
   x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
@@ -82,7 +83,8 @@ inline bool same_print(const print128& a, const print128& b) { return a[0] == b[
 /// The 32-partition quarters a block of `parts` partitions at start partition `start` touches, as a mask.
 /// Every allowed start is a multiple of 32, so two blocks share a partition exactly when they share a
 /// quarter (the fill's cells; the exact search's rule R2).
-inline std::uint32_t quarter_mask(std::uint32_t start, std::uint32_t parts) {
+template <class = void>
+std::uint32_t quarter_mask(std::uint32_t start, std::uint32_t parts) {
   std::uint32_t m = 0;
   for (std::uint32_t q = start / 32; q * 32 < start + parts && q < 32; ++q) m |= 1u << q;
   return m;
@@ -92,7 +94,8 @@ inline std::uint32_t quarter_mask(std::uint32_t start, std::uint32_t parts) {
 /// cmin[S] for every set S of the first `quarters` quarters (S = 1 .. 2^quarters - 1), the fewest of S it
 /// touches at any of them: rule R2's c_S (0 when it has no start). Shared by the exact search
 /// (place_searcher::prepare_quarters) and the time sweep (engine/place_sweep.hpp).
-inline std::uint32_t quarter_reach(const partition_starts& st, std::uint32_t parts, std::uint32_t quarters,
+template <class = void>
+std::uint32_t quarter_reach(const partition_starts& st, std::uint32_t parts, std::uint32_t quarters,
                                    std::uint32_t* cmin) {
   std::uint32_t reach = 0;
   for (std::uint32_t k = 0; k < st.count; ++k) reach |= quarter_mask(st.start[k], parts);
@@ -271,6 +274,7 @@ class subset_fill {
   std::vector<memo_entry> memo_;
 };
 
+template <class = void>
 class skyline_filler {
  public:
   /// `graph`: the interference of the problem's nodes; `pins`: empty or one per node. `reach` and `cmin`

@@ -155,6 +155,7 @@ struct place_result {
 
 namespace detail {
 
+template <class = void>
 class place_searcher {
  public:
   place_searcher(const place_problem& p, const rect_layout& lay, const search_limits& lim)
@@ -845,7 +846,8 @@ class place_searcher {
 /// obstacles), so the connected components of the interference graph restricted to free nodes are
 /// independent problems: each is searched alone, with the pins it meets, and the budget is shared. The
 /// whole is placeable exactly when every component is.
-inline place_result place_search(const place_problem& p, const rect_layout& layout, const search_limits& lim = {}) {
+template <class = void>
+place_result place_search(const place_problem& p, const rect_layout& layout, const search_limits& lim = {}) {
   const std::size_t n = p.ranges.num_nodes();
   if (p.extents.size() != n || (!p.pins.empty() && p.pins.size() != n) || (!p.fixed.empty() && p.fixed.size() != n))
     throw input_error("place_search: extents, pins and fixed must have one entry per node");

@@ -103,7 +103,8 @@ struct taken_run {
 /// Adds to p the print of quarter q's taken runs (any order; sorted here): adjacent runs of equal `life`
 /// merged first, so that the print depends on which bytes are taken until when, not by which nodes.
 /// Sorts the runs and merges adjacent ones of equal `life`, in place; how many are left.
-inline std::size_t merge_taken(std::span<taken_run> runs) {
+template <class = void>
+std::size_t merge_taken(std::span<taken_run> runs) {
   std::sort(runs.begin(), runs.end(), [](const taken_run& a, const taken_run& b) { return a.lo < b.lo; });
   std::size_t n = 0;
   for (std::size_t i = 0; i < runs.size();) {
@@ -114,7 +115,8 @@ inline std::size_t merge_taken(std::span<taken_run> runs) {
   return n;
 }
 /// Adds to p the print of merged runs (merge_taken's) as quarter q's.
-inline void hash_taken(print128& p, std::uint32_t q, std::span<const taken_run> merged) {
+template <class = void>
+void hash_taken(print128& p, std::uint32_t q, std::span<const taken_run> merged) {
   for (const taken_run& r : merged) {
     const std::uint64_t at = r.lo << 2 | q;
     p[0] += salted_mix(salted_mix(salted_mix(at, 13) ^ r.hi, 15) ^ r.life, 17);
@@ -125,7 +127,8 @@ inline void add_taken_print(print128& p, std::uint32_t q, std::span<taken_run> r
   hash_taken(p, q, runs.first(merge_taken(runs)));
 }
 /// The mask m with quarter q moved to pi[q].
-inline std::uint32_t permute_quarters(std::uint32_t m, const std::array<std::uint8_t, 4>& pi) {
+template <class = void>
+std::uint32_t permute_quarters(std::uint32_t m, const std::array<std::uint8_t, 4>& pi) {
   std::uint32_t r = 0;
   for (std::uint32_t q = 0; q < 4; ++q)
     if (m >> q & 1) r |= 1u << pi[q];
@@ -140,7 +143,8 @@ inline std::uint32_t permute_quarters(std::uint32_t m, const std::array<std::uin
 /// 64 starting at 0 or 64, one of 96 at 0 only): without free blocks of 96 partitions, the 8 permutations
 /// that keep the pairs {0, 1} and {2, 3}; with one, the identity and 0 <-> 1. (The memory's walks are
 /// ordered by quarter, so an image is walked in another order: the memory is a heuristic's, as before.)
-inline std::vector<std::array<std::uint8_t, 4>> quarter_symmetries(std::span<const extent> ext,
+template <class = void>
+std::vector<std::array<std::uint8_t, 4>> quarter_symmetries(std::span<const extent> ext,
                                                                    std::span<const std::optional<placement>> pins,
                                                                    std::uint32_t partitions, std::uint32_t quarters) {
   std::vector<std::array<std::uint8_t, 4>> out;
@@ -171,6 +175,7 @@ inline std::vector<std::array<std::uint8_t, 4>> quarter_symmetries(std::span<con
   return out;
 }
 
+template <class = void>
 class time_sweeper {
  public:
   /// `graph`: the interference of the problem's nodes; `pins`: empty or one per node.

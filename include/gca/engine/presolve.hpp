@@ -57,7 +57,8 @@ namespace detail {
 /// Per section (between consecutive endpoints), whether its live sizes add up to `capacity`; `lo[v]` and
 /// `hi[v]` are the indices of v's first and end endpoint among the `points` endpoints. Sums are exact: the
 /// caller has checked that the total of all sizes does not overflow.
-inline std::vector<std::uint8_t> full_sections(std::span<const extent> ext, std::span<const std::size_t> lo,
+template <class = void>
+std::vector<std::uint8_t> full_sections(std::span<const extent> ext, std::span<const std::size_t> lo,
                                                std::span<const std::size_t> hi, std::size_t points,
                                                std::uint64_t capacity) {
   std::vector<std::uint64_t> delta(points, 0), minus(points, 0);
@@ -75,7 +76,8 @@ inline std::vector<std::uint8_t> full_sections(std::span<const extent> ext, std:
 }
 
 /// The chains of hand-offs: next[v] is the node v hands off to (or v itself: none).
-inline std::vector<node_id> handoff_links(const interference_graph& g, std::span<const extent> ext,
+template <class = void>
+std::vector<node_id> handoff_links(const interference_graph& g, std::span<const extent> ext,
                                           std::span<const interval> life, std::uint64_t capacity) {
   const std::size_t n = ext.size();
   std::vector<node_id> next(n), head(n);
@@ -126,7 +128,8 @@ inline std::vector<node_id> handoff_links(const interference_graph& g, std::span
 /// Merges every hand-off (header comment) of the problem: graph `g`, `ext` (partitions 1), `life` (one
 /// non-empty interval per node, overlapping ones adjacent in g) within `capacity`. Returns nothing when
 /// no hand-off exists or the sizes' total overflows (then no section is known to be full).
-inline std::optional<handoff_merge> merge_handoffs(const interference_graph& g, std::span<const extent> ext,
+template <class = void>
+std::optional<handoff_merge> merge_handoffs(const interference_graph& g, std::span<const extent> ext,
                                                    std::span<const interval> life, std::uint64_t capacity) {
   const std::size_t n = ext.size();
   std::uint64_t total = 0;

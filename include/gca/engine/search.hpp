@@ -323,6 +323,7 @@ class print_set {
   bool has_zero_ = false;
 };
 
+template <class = void>
 class placement_search {
  public:
   placement_search(const interference_graph& g, std::span<const extent> ext, std::span<const interval> life,

@@ -57,7 +57,8 @@ struct select_result {
 /// Pops `s.stack` from the back and places each node by heuristic `h`. `placements` holds the pinned
 /// nodes' placements on entry (and nothing for the others) and every placement made on return.
 /// Throws input_error when a span has the wrong length.
-inline select_result select(const interference_graph& g, std::span<const extent> extents, const simplify_result& s,
+template <class = void>
+select_result select(const interference_graph& g, std::span<const extent> extents, const simplify_result& s,
                             geometry_ref geom, select_heuristic h, std::vector<std::optional<placement>>& placements) {
   if (extents.size() != g.num_nodes() || placements.size() != g.num_nodes() ||
       s.optimistic.size() != s.stack.size())

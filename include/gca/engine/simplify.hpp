@@ -221,7 +221,8 @@ class node_heap {
 /// make_simplify_weights for the same graph and extents). `costs` and `priority` may be empty (all 1;
 /// footprint). Throws input_error when a span has the wrong length.
 /// Deterministic: every choice is ordered by a key and then by node id.
-inline simplify_result simplify(const interference_graph& g, std::span<const extent> extents,
+template <class = void>
+simplify_result simplify(const interference_graph& g, std::span<const extent> extents,
                                 std::span<const node_role> roles, std::span<const double> costs,
                                 std::span<const double> priority, const simplify_weights& weights,
                                 simplify_order order) {

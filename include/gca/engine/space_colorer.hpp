@@ -224,7 +224,8 @@ space_attempt color_space(const linearized_function& lf, const space_filter& fil
 /// Writes the placements of a complete attempt into `lf.work()`. Each tensor's first web keeps its
 /// name; a further web becomes a new tensor `name.N` (N the smallest free suffix) and every operand slot
 /// of that web is renamed. Returns the number of webs split off into new tensors.
-inline std::size_t commit_space(linearized_function& lf, const space_attempt& a, const space_filter& filter,
+template <class = void>
+std::size_t commit_space(linearized_function& lf, const space_attempt& a, const space_filter& filter,
                                 geometry_ref geom) {
   function& f = lf.work();
   const std::size_t original = f.tensors.size();

@@ -109,7 +109,8 @@ using planted_pattern = std::vector<planted_slot>;
 
 /// The partition patterns a family cuts its segments into (each covers all 128 partitions but the
 /// 16-partition ones, which leave gaps the rule forces anyway).
-inline std::vector<planted_pattern> planted_patterns(planted_sb_family family) {
+template <class = void>
+std::vector<planted_pattern> planted_patterns(planted_sb_family family) {
   switch (family) {
     case planted_sb_family::only128: return {{{0, 128}}};
     case planted_sb_family::mixed:
@@ -124,7 +125,8 @@ inline std::vector<planted_pattern> planted_patterns(planted_sb_family family) {
 }
 
 /// Pins each tensor with probability `pins`, then removes each unpinned one with probability `holes`.
-inline void pin_and_thin(std::vector<planted_tensor>& tensors, double pins, double holes, planted_random& rng) {
+template <class = void>
+void pin_and_thin(std::vector<planted_tensor>& tensors, double pins, double holes, planted_random& rng) {
   for (planted_tensor& t : tensors) t.pinned = static_cast<double>(rng.rng() % 1000000) < pins * 1e6;
   if (holes > 0)  // drawn only when asked: kernels without holes stay as they were, byte for byte
     std::erase_if(tensors, [&](const planted_tensor& t) {
@@ -134,7 +136,8 @@ inline void pin_and_thin(std::vector<planted_tensor>& tensors, double pins, doub
 
 /// The bytes of the next segment of a region of `len` bytes with `room` bytes left: len/small .. len/large,
 /// aligned, and all of the room when less than len/small would be left after it (no sliver at the end).
-inline std::uint64_t planted_segment(planted_random& rng, std::uint64_t len, std::uint64_t room, std::uint64_t align,
+template <class = void>
+std::uint64_t planted_segment(planted_random& rng, std::uint64_t len, std::uint64_t room, std::uint64_t align,
                                      std::uint64_t small, std::uint64_t large) {
   std::uint64_t bytes = rng.uniform(len / small + 1, len / large) / align * align;
   bytes = std::max(bytes, align);
@@ -152,6 +155,7 @@ struct planted_cell {
 };
 
 /// The placement, epoch by epoch (see the top of this header).
+template <class = void>
 class planted_placement {
  public:
   /// `regions`: the byte ranges segments are cut in, in address order (SB: one; PSUM: one per bank);
@@ -244,6 +248,7 @@ struct sweep_cell {
 };
 
 /// The placement of the sweep construction (see the top of this header).
+template <class = void>
 class planted_sweep_placement {
  public:
   planted_sweep_placement(const planted_sb_options& opt, std::vector<std::pair<std::uint64_t, std::uint64_t>> regions,
@@ -389,7 +394,8 @@ class planted_sweep_placement {
 
 /// The kernel of a placement (see the top of this header): one instruction per step that writes the
 /// tensors born there and reads the ones last live there.
-inline std::string planted_sb_text(const planted_sb_options& opt, const planted_sb& out) {
+template <class = void>
+std::string planted_sb_text(const planted_sb_options& opt, const planted_sb& out) {
   std::string s = std::string(opt.memory == memory_type::psum ? "# planted PSUM kernel: seed " : "# planted SB kernel: seed ") +
                   std::to_string(opt.seed) + ", " + std::to_string(out.tensors.size()) +
                   " tensors, a spill-free placement exists by construction\nmodule planted target=" +
@@ -425,7 +431,8 @@ inline std::string planted_sb_text(const planted_sb_options& opt, const planted_
 }  // namespace detail
 
 /// Builds a planted SB kernel (see the top of this header). Deterministic in the options.
-inline planted_sb make_planted_sb(const planted_sb_options& opt) {
+template <class = void>
+planted_sb make_planted_sb(const planted_sb_options& opt) {
   if (!(opt.tightness > 0 && opt.tightness <= 1)) throw input_error("planted SB: tightness must be in (0, 1]");
   if (!(opt.pins >= 0 && opt.pins <= 1)) throw input_error("planted SB: pins must be a fraction in [0, 1]");
   if (!(opt.holes >= 0 && opt.holes < 1)) throw input_error("planted SB: holes must be a fraction in [0, 1)");

@@ -45,7 +45,8 @@ inline rect_layout rect_layout_of(const scratchpad_2d& g) {
   return rect_layout{g.partitions(), g.alignment(), g.capacity(), 1};
 }
 
-inline rect_layout rect_layout_of(const psum_banks& g) {
+template <class = void>
+rect_layout rect_layout_of(const psum_banks& g) {
   if (g.may_span_banks()) return rect_layout{g.partitions(), g.alignment(), g.capacity(), 1};
   return rect_layout{g.partitions(), g.alignment(), g.bank_bytes(), g.banks()};
 }

@@ -149,7 +149,8 @@ inline std::pair<bgl::arc_iterator, bgl::arc_iterator> in_edges(node_id v, const
 inline std::size_t out_degree(node_id v, const interference_graph& g) noexcept { return g.degree(v); }
 inline std::size_t in_degree(node_id v, const interference_graph& g) noexcept { return g.degree(v); }
 inline std::size_t degree(node_id v, const interference_graph& g) noexcept { return g.degree(v); }
-inline std::pair<const node_id*, const node_id*> adjacent_vertices(node_id v, const interference_graph& g) noexcept {
+template <class = void>
+std::pair<const node_id*, const node_id*> adjacent_vertices(node_id v, const interference_graph& g) noexcept {
   const auto n = g.neighbors(v);
   return {n.data(), n.data() + n.size()};
 }

@@ -164,7 +164,8 @@ interference_graph csr_from_meetings(std::size_t n, ForEachMeeting&& for_each_me
 /// `fixed` (empty, or one flag per node) marks nodes whose places are already decided (pins, other
 /// spaces, other cores): no edge joins two fixed nodes, since neither will be colored, so many
 /// always-live fixed nodes cost no quadratic edge count.
-inline interference_graph build_interference(const live_range_table& live, std::span<const std::uint8_t> fixed = {}) {
+template <class = void>
+interference_graph build_interference(const live_range_table& live, std::span<const std::uint8_t> fixed = {}) {
   const std::size_t n = live.num_nodes();
   if (!fixed.empty() && fixed.size() != n)
     throw input_error("build_interference: `fixed` needs one flag per node");
@@ -226,7 +227,8 @@ inline interference_graph build_interference(const live_range_table& live, std::
 
 /// Interference from an explicit undirected edge list over nodes 0..num_nodes-1. Duplicate edges (in
 /// either direction) and self loops are dropped. Throws input_error naming an out-of-range endpoint.
-inline interference_graph build_interference(std::size_t num_nodes,
+template <class = void>
+interference_graph build_interference(std::size_t num_nodes,
                                              std::span<const std::pair<node_id, node_id>> edges) {
   if (num_nodes > std::numeric_limits<node_id>::max())
     throw input_error("build_interference: too many nodes for node_id");

@@ -190,7 +190,8 @@ class interval_index {
 /// ends at or before v begins also begins before v ends), two binary searches in sorted arrays, O(n log n).
 /// With several intervals per node a node can meet another twice, so the index is walked with a stamp
 /// per node instead: O(n + pairs) time but still O(n) memory.
-inline std::vector<std::uint32_t> sweep_degrees(const live_range_table& live, const interval_index& index) {
+template <class = void>
+std::vector<std::uint32_t> sweep_degrees(const live_range_table& live, const interval_index& index) {
   const std::size_t n = live.num_nodes();
   std::vector<std::uint32_t> deg(n, 0);
   if (index.single_intervals()) {
@@ -222,7 +223,8 @@ inline std::vector<std::uint32_t> sweep_degrees(const live_range_table& live, co
 }
 
 /// The number of interfering pairs, from the degrees: half their sum.
-inline std::uint64_t sweep_pairs(std::span<const std::uint32_t> degrees) noexcept {
+template <class = void>
+std::uint64_t sweep_pairs(std::span<const std::uint32_t> degrees) noexcept {
   std::uint64_t s = 0;
   for (std::uint32_t d : degrees) s += d;
   return s / 2;

@@ -34,7 +34,8 @@ struct dimacs_graph {
 
 namespace detail {
 
-inline std::vector<std::string_view> split_ws(std::string_view s) {
+template <class = void>
+std::vector<std::string_view> split_ws(std::string_view s) {
   std::vector<std::string_view> w;
   std::size_t i = 0;
   while (i < s.size()) {
@@ -47,7 +48,8 @@ inline std::vector<std::string_view> split_ws(std::string_view s) {
   return w;
 }
 
-inline std::uint64_t dimacs_number(std::string_view w, const char* what, const std::string& file,
+template <class = void>
+std::uint64_t dimacs_number(std::string_view w, const char* what, const std::string& file,
                                    std::uint32_t line) {
   std::uint64_t v = 0;
   const auto [ptr, ec] = std::from_chars(w.data(), w.data() + w.size(), v);
@@ -62,7 +64,8 @@ inline std::uint64_t dimacs_number(std::string_view w, const char* what, const s
 
 /// Reads a DIMACS graph. `file` is only used in messages. Errors: no or a second `p` line, an `e` line
 /// before `p`, a vertex outside 1..N, a wrong word count, a non-numeric field, an unknown line type.
-inline dimacs_graph read_dimacs(std::istream& in, const std::string& file) {
+template <class = void>
+dimacs_graph read_dimacs(std::istream& in, const std::string& file) {
   dimacs_graph g;
   bool have_p = false;
   std::string raw;
@@ -101,7 +104,8 @@ inline dimacs_graph read_dimacs(std::istream& in, const std::string& file) {
 }
 
 /// Reads and parses `path`; a file that cannot be read is a parse_error "FILE: error: cannot ...".
-inline dimacs_graph read_dimacs_file(const std::string& path) {
+template <class = void>
+dimacs_graph read_dimacs_file(const std::string& path) {
   std::istringstream in(read_source_file(path));
   return read_dimacs(in, path);
 }

@@ -46,13 +46,15 @@ struct dsa_problem {
 
 namespace detail {
 
-inline std::string_view trim(std::string_view s) noexcept {
+template <class = void>
+std::string_view trim(std::string_view s) noexcept {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
   while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
   return s;
 }
 
-inline std::vector<std::string_view> split_csv(std::string_view line) {
+template <class = void>
+std::vector<std::string_view> split_csv(std::string_view line) {
   std::vector<std::string_view> f;
   for (;;) {
     const auto c = line.find(',');
@@ -64,7 +66,8 @@ inline std::vector<std::string_view> split_csv(std::string_view line) {
 }
 
 /// An unsigned decimal field no larger than `max`, or a parse_error naming the column.
-inline std::uint64_t parse_unsigned(std::string_view field, std::string_view column, std::uint64_t max,
+template <class = void>
+std::uint64_t parse_unsigned(std::string_view field, std::string_view column, std::uint64_t max,
                                     const std::string& file, std::uint32_t line) {
   std::uint64_t v = 0;
   const auto [ptr, ec] = std::from_chars(field.data(), field.data() + field.size(), v);
@@ -81,7 +84,8 @@ inline std::uint64_t parse_unsigned(std::string_view field, std::string_view col
 /// Reads a DSA problem. `file` is only used in messages. Blank lines are skipped. Errors: a missing or
 /// wrong header, a wrong field count, a non-numeric or overflowing field, lower >= upper, size 0,
 /// alignment 0, a duplicate id, a file with no header at all ("empty file").
-inline dsa_problem read_dsa_csv(std::istream& in, const std::string& file) {
+template <class = void>
+dsa_problem read_dsa_csv(std::istream& in, const std::string& file) {
   dsa_problem p;
   std::string raw;
   std::uint32_t line = 0;
@@ -138,13 +142,15 @@ inline dsa_problem read_dsa_csv(std::istream& in, const std::string& file) {
 }
 
 /// Reads and parses `path`; a file that cannot be read is a parse_error "FILE: error: cannot ...".
-inline dsa_problem read_dsa_csv_file(const std::string& path) {
+template <class = void>
+dsa_problem read_dsa_csv_file(const std::string& path) {
   std::istringstream in(read_source_file(path));
   return read_dsa_csv(in, path);
 }
 
 /// One node per buffer, alive over [lower, upper).
-inline live_range_table to_live_ranges(const dsa_problem& p) {
+template <class = void>
+live_range_table to_live_ranges(const dsa_problem& p) {
   live_range_table t;
   t.offsets.reserve(p.buffers.size() + 1);
   t.intervals.reserve(p.buffers.size());
@@ -153,7 +159,8 @@ inline live_range_table to_live_ranges(const dsa_problem& p) {
 }
 
 /// The largest total size alive at one point: a lower bound on the peak of any solution.
-inline std::uint64_t max_live(const dsa_problem& p) {
+template <class = void>
+std::uint64_t max_live(const dsa_problem& p) {
   struct event {
     program_point at;
     bool starts;  // false sorts first: a buffer ending at t is dead before one starting at t is alive
@@ -181,7 +188,8 @@ inline std::uint64_t max_live(const dsa_problem& p) {
 }
 
 /// Writes `id,lower,upper,size,offset` rows in input order (with the header).
-inline void write_dsa_solution(std::ostream& out, const dsa_problem& p, std::span<const std::uint64_t> offsets) {
+template <class = void>
+void write_dsa_solution(std::ostream& out, const dsa_problem& p, std::span<const std::uint64_t> offsets) {
   out << "id,lower,upper,size,offset\n";
   for (std::size_t i = 0; i < p.buffers.size(); ++i) {
     const dsa_buffer& b = p.buffers[i];

@@ -74,7 +74,8 @@ constexpr const char* to_string(planted_family f) noexcept {
   return "?";
 }
 
-inline std::optional<planted_family> parse_planted_family(std::string_view s) {
+template <class = void>
+std::optional<planted_family> parse_planted_family(std::string_view s) {
   for (planted_family f : all_planted_families)
     if (s == to_string(f)) return f;
   return std::nullopt;
@@ -174,7 +175,8 @@ std::vector<planted_rect> planted_sweep(std::size_t n, std::uint64_t units, std:
 }
 
 /// The guillotine construction on a k x k grid (see the header comment).
-inline std::vector<planted_rect> planted_cut(std::size_t n, std::uint64_t k, planted_rng& rng) {
+template <class = void>
+std::vector<planted_rect> planted_cut(std::size_t n, std::uint64_t k, planted_rng& rng) {
   std::vector<planted_rect> r{{0, k, 0, k}};
   while (r.size() < n) {
     std::uint64_t total = 0;
@@ -213,7 +215,8 @@ struct planted_grid {
 /// challenging_ramp's window: keeps every buffer that touches [0.65, 0.85] of the horizon; elsewhere
 /// keeps each with a probability falling linearly with the distance to the window (0.9 next to it, 0.3
 /// at the ends); then back to n buffers, dropping random ones away from the window first, then any.
-inline void keep_ramp_window(std::vector<planted_rect>& r, std::size_t n, planted_rng& rng) {
+template <class = void>
+void keep_ramp_window(std::vector<planted_rect>& r, std::size_t n, planted_rng& rng) {
   std::uint64_t horizon = 0;
   for (const auto& x : r) horizon = std::max(horizon, x.t1);
   const double lo = 0.65 * static_cast<double>(horizon), hi = 0.85 * static_cast<double>(horizon);
@@ -231,7 +234,8 @@ inline void keep_ramp_window(std::vector<planted_rect>& r, std::size_t n, plante
 }
 
 /// The family's planted placement (see the header comment for each).
-inline planted_grid planted_family_grid(const planted_options& o, planted_rng& rng) {
+template <class = void>
+planted_grid planted_family_grid(const planted_options& o, planted_rng& rng) {
   planted_grid g;
   const std::uint64_t units = g.units;
   const std::size_t n = o.buffers;
@@ -279,7 +283,8 @@ inline planted_grid planted_family_grid(const planted_options& o, planted_rng& r
 
 /// Thinning to the tightness: a random order of the rectangles (the file's order), and which of them
 /// are removed, in that order, while the kept area is above `tightness` x the box (horizon x units).
-inline std::pair<std::vector<std::size_t>, std::vector<std::uint8_t>> planted_thinning(const planted_grid& g,
+template <class = void>
+std::pair<std::vector<std::size_t>, std::vector<std::uint8_t>> planted_thinning(const planted_grid& g,
                                                                                       double tightness,
                                                                                       planted_rng& rng) {
   const std::vector<planted_rect>& r = g.rects;
@@ -306,7 +311,8 @@ inline std::pair<std::vector<std::size_t>, std::vector<std::uint8_t>> planted_th
 
 /// Builds an instance (see the header comment). Throws input_error for a buffer count outside 1..10^7
 /// (1..10^5 for the cut family) or a tightness outside (0, 1].
-inline planted_dsa make_planted_dsa(const planted_options& o) {
+template <class = void>
+planted_dsa make_planted_dsa(const planted_options& o) {
   if (o.buffers == 0 || o.buffers > 10'000'000) throw input_error("planted DSA: buffers must be in 1..10000000");
   if (!(o.tightness > 0.0 && o.tightness <= 1.0)) throw input_error("planted DSA: tightness must be in (0, 1]");
   // The guillotine construction draws a rectangle by area in O(n) per cut (O(n^2) in all) on a grid of

@@ -29,7 +29,8 @@ struct def_use_index {
   }
 };
 
-inline def_use_index build_def_use(const function& f) {
+template <class = void>
+def_use_index build_def_use(const function& f) {
   def_use_index d;
   d.begin.assign(f.tensors.size() + 1, 0);
   auto each = [&](auto&& visit) {

@@ -173,7 +173,8 @@ struct module {
 
 /// The program's own tensor behind `t`: t itself, or where its chain of origins ends (a DRAM slot of an
 /// SB slot of %x is %x's). The walk ends because an origin is always an earlier tensor (validate()).
-inline tensor_id user_tensor(const function& f, tensor_id t) noexcept {
+template <class = void>
+tensor_id user_tensor(const function& f, tensor_id t) noexcept {
   while (t < f.tensors.size() && f.tensors[t].origin != origin_kind::user && f.tensors[t].origin_of < t)
     t = f.tensors[t].origin_of;
   return t;
@@ -182,7 +183,8 @@ inline tensor_id user_tensor(const function& f, tensor_id t) noexcept {
 /// The innermost loop enclosing each instruction (no_inst for top level), computed with an explicit
 /// stack so that deep nests cost no recursion.
 inline constexpr inst_id no_inst = ~inst_id{0};
-inline std::vector<inst_id> loop_parents(const function& f) {
+template <class = void>
+std::vector<inst_id> loop_parents(const function& f) {
   std::vector<inst_id> parent(f.insts.size(), no_inst);
   std::vector<inst_id> stack;
   for (inst_id i = 0; i < f.insts.size(); ++i) {
@@ -196,7 +198,8 @@ inline std::vector<inst_id> loop_parents(const function& f) {
 /// Per loop instruction, how often its body runs: its trip count times that of every loop around it
 /// (1 for the other instructions). The one rule of the spill costs (liveness/live_ranges.hpp) and of
 /// the spill edit's cycle counts (spill/edit.hpp).
-inline std::vector<double> loop_weights(const function& f, const std::vector<inst_id>& parent) {
+template <class = void>
+std::vector<double> loop_weights(const function& f, const std::vector<inst_id>& parent) {
   std::vector<double> w(f.insts.size(), 1.0);
   for (inst_id k = 0; k < f.insts.size(); ++k)
     if (f.insts[k].is_loop())

@@ -37,6 +37,7 @@ struct parse_options {
 
 namespace detail {
 
+template <class = void>
 class text_parser {
  public:
   text_parser(std::string_view text, std::string file, parse_options opt)

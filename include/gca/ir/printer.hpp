@@ -15,7 +15,8 @@
 
 namespace gca {
 
-inline void print_shape(std::ostream& os, const target& t, const tensor& x) {
+template <class = void>
+void print_shape(std::ostream& os, const target& t, const tensor& x) {
   switch (layout_of(t, x.memory)) {
     case memory_layout::rectangles: os << ' ' << x.shape.partitions << 'x' << x.shape.bytes; break;
     case memory_layout::linear: os << ' ' << x.shape.bytes; break;
@@ -23,7 +24,8 @@ inline void print_shape(std::ostream& os, const target& t, const tensor& x) {
   }
 }
 
-inline void print_placement(std::ostream& os, memory_layout layout, const placement& p) {
+template <class = void>
+void print_placement(std::ostream& os, memory_layout layout, const placement& p) {
   switch (layout) {
     case memory_layout::rectangles: os << p.partition << ':' << p.offset; break;
     case memory_layout::linear: os << p.offset; break;
@@ -31,13 +33,15 @@ inline void print_placement(std::ostream& os, memory_layout layout, const placem
   }
 }
 
-inline void print_memory(std::ostream& os, const target& t, const tensor& x) {
+template <class = void>
+void print_memory(std::ostream& os, const target& t, const tensor& x) {
   os << memory_name(t, x.memory);
   if (x.memory == memory_type::dram && x.space != address_space::local) os << '.' << to_string(x.space);
 }
 
 /// One tensor's declaration; `t` names and shapes the memories a target adds.
-inline void print_tensor(std::ostream& os, const target& t, const function& f, const tensor& x) {
+template <class = void>
+void print_tensor(std::ostream& os, const target& t, const function& f, const tensor& x) {
   os << "tensor %" << x.name << " : ";
   print_memory(os, t, x);
   print_shape(os, t, x);
@@ -51,7 +55,8 @@ inline void print_tensor(std::ostream& os, const target& t, const function& f, c
     os << ' ' << origin_keyword(x.origin) << " %" << f.tensors[x.origin_of].name;
 }
 
-inline void print_instruction(std::ostream& os, const function& f, const instruction& i) {
+template <class = void>
+void print_instruction(std::ostream& os, const function& f, const instruction& i) {
   const auto outs = f.outputs(i);
   for (std::size_t k = 0; k < outs.size(); ++k) os << (k ? ", %" : "%") << f.tensors[outs[k]].name;
   if (!outs.empty()) os << (i.rmw ? " += " : " = ");
@@ -61,7 +66,8 @@ inline void print_instruction(std::ostream& os, const function& f, const instruc
 }
 
 /// One function of a module on target `t`.
-inline void print(std::ostream& os, const target& t, const function& f) {
+template <class = void>
+void print(std::ostream& os, const target& t, const function& f) {
   os << "function " << f.name << " core=" << f.core << " {\n";
   for (const tensor& x : f.tensors) {
     os << "  ";
@@ -100,7 +106,8 @@ inline void print(std::ostream& os, const target& t, const function& f) {
   os << "}\n";
 }
 
-inline void print(std::ostream& os, const module& m) {
+template <class = void>
+void print(std::ostream& os, const module& m) {
   os << "module " << m.name << " target=" << m.tgt.name << '\n';
   for (const function& f : m.functions) {
     os << '\n';
@@ -108,7 +115,8 @@ inline void print(std::ostream& os, const module& m) {
   }
 }
 
-inline std::string print(const module& m) {
+template <class = void>
+std::string print(const module& m) {
   std::ostringstream os;
   print(os, m);
   return os.str();

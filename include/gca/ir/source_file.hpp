@@ -15,7 +15,8 @@
 
 namespace gca {
 
-inline std::string read_source_file(const std::string& path) {
+template <class = void>
+std::string read_source_file(const std::string& path) {
   const auto why = [](const char* what) {
     const int e = errno;
     return e != 0 ? std::string(what) + ": " + std::strerror(e) : std::string(what);

@@ -58,7 +58,8 @@ constexpr std::uint64_t alignment_of(const target& t, memory_type m) noexcept {
 /// spill target that is a memory of the target; and the cascade must end (no cycle through spills_to
 /// other than a memory naming itself, which means "spills nowhere"). The parser checks a user's
 /// target when a module names it; validate() checks the module's.
-inline std::optional<std::string> target_problem(const target& t) {
+template <class = void>
+std::optional<std::string> target_problem(const target& t) {
   if (t.memories.size() > 255u - first_user_memory) return "a target lists more than 251 memories";
   for (std::size_t k = 0; k < t.memories.size(); ++k) {
     const memory_spec& s = t.memories[k];
@@ -103,7 +104,8 @@ namespace detail {
 
 /// A tensor of a rectangle memory of `partitions` partitions: 1..partitions partitions and at least one
 /// byte in each; at most `bytes` per partition when `bytes_bound` is given (PSUM judges bytes itself).
-inline std::optional<std::string> rectangle_shape_problem(const extent& e, std::uint32_t partitions,
+template <class = void>
+std::optional<std::string> rectangle_shape_problem(const extent& e, std::uint32_t partitions,
                                                           const std::string& partitions_bound, std::uint64_t bytes,
                                                           const std::string& bytes_bound) {
   if (e.partitions == 0) return "a tensor needs at least 1 partition";
@@ -118,7 +120,8 @@ inline std::optional<std::string> rectangle_shape_problem(const extent& e, std::
 }
 
 /// A tensor of a linear memory (DRAM or a target's own): a size in bytes, at least one, at most `bytes`.
-inline std::optional<std::string> linear_shape_problem(const extent& e, std::uint64_t bytes, const std::string& name,
+template <class = void>
+std::optional<std::string> linear_shape_problem(const extent& e, std::uint64_t bytes, const std::string& name,
                                                        std::string_view target_name) {
   if (e.partitions != 1) return "a " + name + " tensor has a size in bytes, not partitions";
   if (e.bytes == 0) return "a " + name + " tensor needs at least 1 byte";
@@ -131,7 +134,8 @@ inline std::optional<std::string> linear_shape_problem(const extent& e, std::uin
 /// A place in a rectangle memory: its partitions inside the memory's, a start the start-partition rule
 /// allows, an aligned offset, its bytes inside `bytes`. `name` is empty for SB and PSUM (their messages
 /// name no memory), the log name for a target's own.
-inline std::optional<std::string> rectangle_place_problem(const placement& p, const extent& e,
+template <class = void>
+std::optional<std::string> rectangle_place_problem(const placement& p, const extent& e,
                                                           std::uint32_t partitions, std::uint64_t bytes,
                                                           std::uint64_t align, const std::string& name) {
   if (p.partition >= partitions || e.partitions > partitions - p.partition)
@@ -151,7 +155,8 @@ inline std::optional<std::string> rectangle_place_problem(const placement& p, co
 }
 
 /// A place in a linear memory: partition 0, an aligned address, its bytes inside `bytes`.
-inline std::optional<std::string> linear_place_problem(const placement& p, const extent& e, std::uint64_t bytes,
+template <class = void>
+std::optional<std::string> linear_place_problem(const placement& p, const extent& e, std::uint64_t bytes,
                                                        std::uint64_t align, const std::string& name) {
   if (p.partition != 0) return "a " + name + " placement has no partition";
   if (p.offset % align != 0)
@@ -165,7 +170,8 @@ inline std::optional<std::string> linear_place_problem(const placement& p, const
 }  // namespace detail
 
 /// Shape rules only (no placement).
-inline std::optional<std::string> shape_problem(const target& t, const tensor& x) {
+template <class = void>
+std::optional<std::string> shape_problem(const target& t, const tensor& x) {
   const extent& e = x.shape;
   switch (x.memory) {
     case memory_type::sb:
@@ -195,7 +201,8 @@ inline std::optional<std::string> shape_problem(const target& t, const tensor& x
 }
 
 /// Placement rules for a placed (pinned or allocated) tensor.
-inline std::optional<std::string> placement_problem(const target& t, const tensor& x) {
+template <class = void>
+std::optional<std::string> placement_problem(const target& t, const tensor& x) {
   if (!x.at) return std::nullopt;
   const placement& p = *x.at;
   const extent& e = x.shape;
@@ -255,13 +262,15 @@ struct place_rules {
 };
 
 /// The message for a place the rules refuse (the target's rules allow it).
-inline std::string place_rule_problem(const target& t, const tensor& x) {
+template <class = void>
+std::string place_rule_problem(const target& t, const tensor& x) {
   return std::string(log_name(t, x.memory)) + " place " + std::to_string(x.at->partition) + ":" +
          std::to_string(x.at->offset) + " of a " + std::to_string(x.shape.partitions) + "x" +
          std::to_string(x.shape.bytes) + " tensor is not one the memory's geometry allows";
 }
 
-inline std::optional<std::string> tensor_problem(const target& t, const tensor& x) {
+template <class = void>
+std::optional<std::string> tensor_problem(const target& t, const tensor& x) {
   if (x.memory != memory_type::dram && x.space != address_space::local)
     return "only DRAM tensors can be shared or debug";
   if (auto s = shape_problem(t, x)) return s;
@@ -271,7 +280,8 @@ inline std::optional<std::string> tensor_problem(const target& t, const tensor& 
 /// Checks a module built through the API: target rules (and the geometries' place rules), operand ids,
 /// loop structure, origins, shared-DRAM consistency. Throws input_error naming the function and tensor
 /// (or instruction) at fault.
-inline void validate(const module& m, const place_rules& rules = {}) {
+template <class = void>
+void validate(const module& m, const place_rules& rules = {}) {
   if (auto p = target_problem(m.tgt)) throw input_error(*p);
   for (const function& f : m.functions) {
     const std::string where = "function '" + f.name + "'";

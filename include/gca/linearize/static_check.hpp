@@ -54,7 +54,8 @@ namespace detail {
 /// Does the value written by event `e` (a def of the tensor whose events are `ev`) reach a read?
 /// Walks outwards through the enclosing loops: first the rest of the current body, then (if the loop
 /// repeats) the body from its top, then whatever follows the loop.
-inline bool def_reaches_read(const function& f, const std::vector<inst_id>& parent,
+template <class = void>
+bool def_reaches_read(const function& f, const std::vector<inst_id>& parent,
                              std::span<const def_use_event> ev, std::size_t e) {
   inst_id pos = ev[e].inst;
   inst_id scope = parent[pos];
@@ -80,7 +81,8 @@ inline bool def_reaches_read(const function& f, const std::vector<inst_id>& pare
 
 }  // namespace detail
 
-inline static_check_report static_check(const function& f, const def_use_index& du,
+template <class = void>
+static_check_report static_check(const function& f, const def_use_index& du,
                                         const std::vector<inst_id>& parent) {
   static_check_report r;
   for (tensor_id t = 0; t < f.tensors.size(); ++t) {

@@ -22,7 +22,8 @@ struct interval {
 };
 
 /// Sort and merge touching or overlapping intervals in place, so the list is a canonical live range.
-inline void normalize(std::vector<interval>& r) {
+template <class = void>
+void normalize(std::vector<interval>& r) {
   std::sort(r.begin(), r.end(), [](const interval& a, const interval& b) {
     return a.begin != b.begin ? a.begin < b.begin : a.end < b.end;
   });

@@ -98,7 +98,8 @@ struct union_find {
 
 /// Pinned or placed tensors, kernel I/O and shared or debug DRAM buffers keep one name and one place:
 /// their events form ONE web, never split. The only way a tensor's `at` matters to liveness.
-inline bool kept_whole(const tensor& x) noexcept {
+template <class = void>
+bool kept_whole(const tensor& x) noexcept {
   return x.at.has_value() || x.kind != tensor_kind::internal ||
          (x.memory == memory_type::dram && x.space != address_space::local);
 }
@@ -119,6 +120,7 @@ struct event_table {
 
 /// Walks the chain once (find_first_defs / find_last_uses): one event per operand slot at its point,
 /// an opaque loop's body folded into one point, flattened loops recorded as scopes.
+template <class = void>
 class event_collector {
  public:
   explicit event_collector(const linearized_function& lf)
@@ -268,7 +270,8 @@ struct reaching {
 /// For the read at index k: walks out through the enclosing flattened loops. A write before the read
 /// in the same body reaches it (and ends the walk); a loop of more than one trip also carries its last
 /// write around the back edge and keeps the value live to its end.
-inline void reach_read(const event_table& t, const std::vector<std::uint32_t>& defs_idx, std::uint32_t k,
+template <class = void>
+void reach_read(const event_table& t, const std::vector<std::uint32_t>& defs_idx, std::uint32_t k,
                        std::size_t n_points, reaching& r) {
   const std::vector<live_event>& ev = t.ev;
   // Last write strictly before point p (index into ev), or no_index.
@@ -301,7 +304,8 @@ inline void reach_read(const event_table& t, const std::vector<std::uint32_t>& d
   r.read_span[k] = {lo_start, hi};
 }
 
-inline reaching reaching_writes(const event_table& t, std::size_t n_tensors, std::size_t n_points) {
+template <class = void>
+reaching reaching_writes(const event_table& t, std::size_t n_tensors, std::size_t n_points) {
   const std::vector<live_event>& ev = t.ev;
   reaching r;
   r.uf.up.resize(ev.size());
@@ -328,7 +332,8 @@ inline reaching reaching_writes(const event_table& t, std::size_t n_tensors, std
 
 /// Phase 3: one web per union-find root (kept_whole tensors' events joined first), numbered in order of
 /// first appearance by tensor then event; each web's pieces of range. Returns each event's web.
-inline std::vector<web_id> form_webs(const function& f, const event_table& t, reaching& r, liveness& out,
+template <class = void>
+std::vector<web_id> form_webs(const function& f, const event_table& t, reaching& r, liveness& out,
                                      std::vector<std::vector<interval>>& pieces) {
   std::vector<web_id> root_web(t.ev.size(), no_web);
   for (tensor_id x = 0; x < f.tensors.size(); ++x) {
@@ -369,7 +374,8 @@ inline std::vector<web_id> form_webs(const function& f, const event_table& t, re
 
 /// Each operand slot's web (opaque loops' slots through their representative), and each web's spill
 /// cost: the bytes every slot would move, weighted by how often it runs.
-inline void assign_slots(const function& f, const event_table& t, const std::vector<web_id>& event_web, liveness& out) {
+template <class = void>
+void assign_slots(const function& f, const event_table& t, const std::vector<web_id>& event_web, liveness& out) {
   out.slot_web.assign(f.operands.size(), no_web);
   for (std::uint32_t k = 0; k < t.ev.size(); ++k)
     if (t.ev[k].slot != no_index) out.slot_web[t.ev[k].slot] = event_web[k];
@@ -384,7 +390,8 @@ inline void assign_slots(const function& f, const event_table& t, const std::vec
 
 /// find_loads: a web whose every write is `load` of a tensor the function never writes can be re-loaded
 /// from its source instead of stored.
-inline void find_loads(const function& f, liveness& out) {
+template <class = void>
+void find_loads(const function& f, liveness& out) {
   std::vector<std::uint8_t> written(f.tensors.size(), 0);
   for (const instruction& i : f.insts)
     if (!i.is_loop())
@@ -415,7 +422,8 @@ inline void find_loads(const function& f, liveness& out) {
 /// owns before the kernel starts and after it ends, and a shared buffer may be used by another core at
 /// any time (cores run concurrently; their points are not comparable): both are live over the whole
 /// function, so they share bytes with nothing else.
-inline void store_ranges(const function& f, std::vector<std::vector<interval>>& pieces, liveness& out) {
+template <class = void>
+void store_ranges(const function& f, std::vector<std::vector<interval>>& pieces, liveness& out) {
   const auto exit_point = static_cast<program_point>(out.points + 1);
   for (web_id w = 0; w < out.webs.size(); ++w) {
     const tensor& t = f.tensors[out.webs[w].tensor];
@@ -439,7 +447,8 @@ inline void store_ranges(const function& f, std::vector<std::vector<interval>>& 
 /// not kept whole (whatever kept_whole says of it now). A tensor with one such web has the same webs
 /// whether it is kept whole or not, so placing it (or forgetting its place) leaves the liveness as it
 /// was (liveness/liveness_cache.hpp relies on that).
-inline liveness analyze_liveness(const linearized_function& lf, std::vector<std::uint8_t>* several = nullptr) {
+template <class = void>
+liveness analyze_liveness(const linearized_function& lf, std::vector<std::uint8_t>* several = nullptr) {
   const function& f = lf.work();
   liveness out;
   out.points = lf.points();
@@ -462,7 +471,8 @@ inline liveness analyze_liveness(const linearized_function& lf, std::vector<std:
 
 /// Per web: the sorted points where it is read or written (spill code keeps a web live there; the
 /// spill victims and the exact search's proofs both ask).
-inline std::vector<std::vector<program_point>> web_events(const liveness& live) {
+template <class = void>
+std::vector<std::vector<program_point>> web_events(const liveness& live) {
   std::vector<std::vector<program_point>> ev(live.webs.size());
   for (std::size_t s = 0; s < live.slot_web.size(); ++s)
     if (live.slot_web[s] != no_web) ev[live.slot_web[s]].push_back(live.slot_point[s]);

@@ -65,7 +65,8 @@ struct fingerprint_lanes {
   }
 };
 
-inline std::array<std::uint64_t, 2> program_fingerprint(const linearized_function& lf) {
+template <class = void>
+std::array<std::uint64_t, 2> program_fingerprint(const linearized_function& lf) {
   const function& f = lf.work();
   fingerprint_lanes h;
   h.add(lf.flattened() ? 1 : 0);

@@ -139,7 +139,8 @@ struct memory_usage {
   std::size_t unplaced = 0;  // tensors without a place yet
 };
 
-inline std::vector<memory_usage> analyze_memory(const module& m) {
+template <class = void>
+std::vector<memory_usage> analyze_memory(const module& m) {
   std::vector<memory_usage> out;
   std::vector<memory_type> memories{memory_type::psum, memory_type::sb, memory_type::dram, memory_type::reg};
   for (std::size_t k = 0; k < m.tgt.memories.size(); ++k)
@@ -166,7 +167,8 @@ inline std::vector<memory_usage> analyze_memory(const module& m) {
   return out;
 }
 
-inline std::string format_memory(const std::vector<memory_usage>& v, std::string_view title) {
+template <class = void>
+std::string format_memory(const std::vector<memory_usage>& v, std::string_view title) {
   std::ostringstream os;
   for (const memory_usage& u : v)
     os << title << ": function '" << u.function << "' " << u.name << " high-water " << u.high_water
@@ -176,7 +178,8 @@ inline std::string format_memory(const std::vector<memory_usage>& v, std::string
 
 /// sync_shared_allocations: every function's copy of a shared buffer takes the place the buffer has in
 /// the first function that placed it; copies placed differently are an error (the buffer is one).
-inline void sync_shared_allocations(module& m) {
+template <class = void>
+void sync_shared_allocations(module& m) {
   std::map<std::string, placement> where;  // lookup only
   for (const function& f : m.functions)
     for (const tensor& t : f.tensors)
@@ -199,7 +202,8 @@ inline void sync_shared_allocations(module& m) {
 /// place, untouched), so the DRAM colorers that run later on that function (debug buffers, post-link)
 /// keep clear of it over its whole body, as they do for the buffers it declares itself. Returns the number
 /// of declarations added.
-inline std::size_t extend_shared_lifetimes(module& m) {
+template <class = void>
+std::size_t extend_shared_lifetimes(module& m) {
   std::vector<const tensor*> shared;  // first placed declaration of each name, in module order
   for (const function& f : m.functions)
     for (const tensor& t : f.tensors)
@@ -227,7 +231,8 @@ inline std::size_t extend_shared_lifetimes(module& m) {
 /// pins) of function k is relocated into region k; regions are stacked above every shared buffer and
 /// every pinned byte, in function order, each aligned to the DRAM alignment. Cores run concurrently, so
 /// after linking no two cores' DRAM share a byte (the post-link allocators then recolor it tighter).
-inline void bir_linker(module& m) {
+template <class = void>
+void bir_linker(module& m) {
   const std::uint64_t align = m.tgt.dram_alignment;
   auto round_up = [align](std::uint64_t x) { return (x + align - 1) / align * align; };
   std::uint64_t base = 0;
@@ -255,7 +260,8 @@ inline void bir_linker(module& m) {
 /// The registry with every pass gca implements: the nine allocators, memory analysis under any
 /// `memory_analysis_after_<pass>` name (register those names as needed with `add_memory_analysis`),
 /// sync_shared_allocations, bir_linker, report_stats.
-inline void add_memory_analysis(pass_registry& r, const std::string& name) {
+template <class = void>
+void add_memory_analysis(pass_registry& r, const std::string& name) {
   r.add(name, [name](const pass_options& o) {
     std::ostream* log = o.log;
     return backend_pass{name, [name, log](module& m) {

@@ -29,7 +29,8 @@ struct pipeline_config {
 };
 
 /// The pre-codegen schedule of `cfg` (the Neuron allocator's sub_80A6E0 at optlevel 1/2/3; sub_807EF0 at 6).
-inline std::vector<std::string> build_pipeline(const pipeline_config& cfg) {
+template <class = void>
+std::vector<std::string> build_pipeline(const pipeline_config& cfg) {
   // The Neuron compiler names the linear-scan family (`lsa`) but not its passes: gca runs the same schedule with
   // each allocator's engine switched to linear scan (allocator_options::engine, set by the caller).
   if (cfg.allocator != "coloring" && cfg.allocator != "lsa")
@@ -76,7 +77,8 @@ inline std::vector<std::string> build_pipeline(const pipeline_config& cfg) {
 }
 
 /// The low-level builder (sub_805870): always after codegen, starting with bir_linker.
-inline std::vector<std::string> build_post_link_pipeline() {
+template <class = void>
+std::vector<std::string> build_post_link_pipeline() {
   return {"bir_linker",
           "report_stats",
           "coloring_allocator_dram_post_lnk",
@@ -97,7 +99,8 @@ struct run_options {
 
 /// Runs `schedule` over `m`, pass by pass. Memory-analysis steps are registered on the fly. Throws on
 /// the first failing pass; passes that already ran keep their effect, the failing one leaves none.
-inline std::vector<pass_report> run_pipeline(module& m, const std::vector<std::string>& schedule,
+template <class = void>
+std::vector<pass_report> run_pipeline(module& m, const std::vector<std::string>& schedule,
                                              pass_registry registry, const pass_options& popt,
                                              const run_options& ropt = {}) {
   std::vector<pass_report> out;

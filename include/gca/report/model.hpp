@@ -38,7 +38,8 @@ constexpr std::string_view to_string(tensor_role r) noexcept {
   return "tensor";
 }
 
-inline tensor_role role_of(const function& f, tensor_id t) noexcept {
+template <class = void>
+tensor_role role_of(const function& f, tensor_id t) noexcept {
   // Origins are earlier tensors (validate()), so the walk over split webs ends.
   while (t < f.tensors.size() && f.tensors[t].origin == origin_kind::split_web && f.tensors[t].origin_of < t)
     t = f.tensors[t].origin_of;
@@ -53,7 +54,8 @@ inline tensor_role role_of(const function& f, tensor_id t) noexcept {
 }
 
 /// role_of for every tensor of f.
-inline std::vector<tensor_role> tensor_roles(const function& f) {
+template <class = void>
+std::vector<tensor_role> tensor_roles(const function& f) {
   std::vector<tensor_role> role(f.tensors.size());
   for (tensor_id t = 0; t < f.tensors.size(); ++t) role[t] = role_of(f, t);
   return role;
@@ -61,7 +63,8 @@ inline std::vector<tensor_role> tensor_roles(const function& f) {
 
 /// One past the highest unit a placed tensor uses: bytes per partition (SB, PSUM, a rectangle memory a
 /// target adds), bytes (DRAM, a linear memory a target adds), registers (REG); 0 when unplaced.
-inline std::uint64_t placed_end(const tensor& t) noexcept {
+template <class = void>
+std::uint64_t placed_end(const tensor& t) noexcept {
   if (!t.at) return 0;
   switch (t.memory) {
     case memory_type::reg: return t.at->offset + 1;
@@ -94,7 +97,8 @@ struct memory_peak {
 
 /// The memories of f that hold tensors, in the order `order` lists them (DRAM split by address space:
 /// local, shared, debug), then the memories the target adds, in its order.
-inline std::vector<memory_peak> memory_peaks(const function& f, const target& tgt,
+template <class = void>
+std::vector<memory_peak> memory_peaks(const function& f, const target& tgt,
                                              std::initializer_list<memory_type> order = {
                                                  memory_type::sb, memory_type::psum, memory_type::dram,
                                                  memory_type::reg}) {
@@ -143,7 +147,8 @@ struct chain_facts {
   std::uint32_t max_depth = 0;           // loop nesting depth (0: no loops)
 };
 
-inline chain_facts read_chain(const linearized_function& lf) {
+template <class = void>
+chain_facts read_chain(const linearized_function& lf) {
   const function& f = lf.work();
   const std::size_t n = lf.points();
   chain_facts c;

@@ -68,7 +68,8 @@ namespace gca {
 /// The lower bound of the header comment over the attempt's nodes (fixed: those with `pins`). The block
 /// of webs live at every point counts as its members: its size is their aligned sum, and its rounding the
 /// largest of theirs (any of them may be the top one).
-inline std::uint64_t linear_lower_bound(const space_attempt& b, const function& f, std::uint64_t align) {
+template <class = void>
+std::uint64_t linear_lower_bound(const space_attempt& b, const function& f, std::uint64_t align) {
   align = std::max<std::uint64_t>(1, align);
   auto up = [&](std::uint64_t s) { return (s + align - 1) / align * align; };
   std::uint64_t block_waste = 0;
@@ -137,7 +138,8 @@ struct peak_problem {
 };
 
 /// Builds the search input; returns nothing (with `why`) when the problem is too large for the search.
-inline std::optional<peak_problem> make_peak_problem(const space_attempt& b, std::uint64_t align,
+template <class = void>
+std::optional<peak_problem> make_peak_problem(const space_attempt& b, std::uint64_t align,
                                                      const search_options& opt, std::string& why) {
   peak_problem p;
   for (node_id v = 0; v < b.extents.size(); ++v) {
@@ -183,7 +185,8 @@ inline std::optional<peak_problem> make_peak_problem(const space_attempt& b, std
 /// Writes the search's placement into `b` (free nodes at base + their offset, fixed nodes at their pins)
 /// and returns the new peak. search_placement has checked it against the hull graph, a superset of the
 /// true interference, and base keeps it clear of the fixed nodes.
-inline std::uint64_t adopt_peak_search(space_attempt& b, const peak_problem& p, const search_result& r,
+template <class = void>
+std::uint64_t adopt_peak_search(space_attempt& b, const peak_problem& p, const search_result& r,
                                        geometry_ref geom) {
   coloring_result& c = *b.result;
   c.placements = b.pins;
@@ -202,7 +205,8 @@ inline std::uint64_t adopt_peak_search(space_attempt& b, const peak_problem& p, 
  * the header comment. When the search finds a lower peak, `a` is replaced by the uncoalesced attempt
  * carrying the search's placement (commit it as usual); otherwise `a` is left as it is.
  */
-inline peak_search_report lower_linear_peak(const linearized_function& lf, const space_filter& filter,
+template <class = void>
+peak_search_report lower_linear_peak(const linearized_function& lf, const space_filter& filter,
                                             geometry_ref geom, std::span<const placed_neighbor> blockers,
                                             const search_options& opt,
                                             std::chrono::steady_clock::time_point deadline, space_attempt& a) {

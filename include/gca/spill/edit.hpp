@@ -25,7 +25,8 @@ namespace gca::detail {
 
 /// The points of each flattened loop of the chain: [its own point, one past its last body point),
 /// indexed by loop instruction (empty for other instructions and opaque loops).
-inline std::vector<interval> loop_spans(const linearized_function& lf) {
+template <class = void>
+std::vector<interval> loop_spans(const linearized_function& lf) {
   std::vector<interval> spans(lf.work().insts.size());
   std::vector<inst_id> open;
   for (const chain_node& n : lf.chain()) {
@@ -44,7 +45,8 @@ inline std::vector<interval> loop_spans(const linearized_function& lf) {
 
 /// Appends a tensor the edit made, with its origin (what it stands for: the victim's tensor) on it;
 /// temporaries are never spilled again.
-inline tensor_id add_tensor(function& f, tensor t, spill_state& st, origin_kind kind, tensor_id of) {
+template <class = void>
+tensor_id add_tensor(function& f, tensor t, spill_state& st, origin_kind kind, tensor_id of) {
   t.origin = kind;
   t.origin_of = of;
   f.tensors.push_back(std::move(t));
@@ -53,14 +55,16 @@ inline tensor_id add_tensor(function& f, tensor t, spill_state& st, origin_kind 
   return static_cast<tensor_id>(f.tensors.size() - 1);
 }
 
-inline std::uint64_t move_cycles(const extent& e, double weight, const target& tgt) {
+template <class = void>
+std::uint64_t move_cycles(const extent& e, double weight, const target& tgt) {
   const std::uint64_t bytes = std::uint64_t{e.partitions} * e.bytes;
   const std::uint64_t per = (bytes + tgt.dma_bytes_per_cycle - 1) / tgt.dma_bytes_per_cycle;
   return static_cast<std::uint64_t>(static_cast<double>(per) * weight);
 }
 
 /// In the body of opaque loop `l`, is the first touch of web `w` a read?
-inline bool body_reads_first(const function& f, inst_id l, const std::vector<web_id>& slot_web, web_id w) {
+template <class = void>
+bool body_reads_first(const function& f, inst_id l, const std::vector<web_id>& slot_web, web_id w) {
   for (inst_id k = l + 1; k < f.insts[l].end; ++k) {
     const instruction& b = f.insts[k];
     if (b.is_loop()) continue;
@@ -93,7 +97,8 @@ struct web_touches {
 /// reads and writes the web. In an opaque loop the body may read what it wrote in the previous
 /// iteration: the liveness said so by tying the write to a read at this point; a body that writes
 /// first reads nothing in.
-inline web_touches collect_touches(linearized_function& lf, const std::vector<web_id>& slot_web, web_id w) {
+template <class = void>
+web_touches collect_touches(linearized_function& lf, const std::vector<web_id>& slot_web, web_id w) {
   const function& f = lf.work();
   web_touches t;
   for (chain_node& n : lf.chain()) {
@@ -129,7 +134,8 @@ inline web_touches collect_touches(linearized_function& lf, const std::vector<we
 /// same slot contents in every iteration, so one reload before the loop serves all of them, unless the
 /// loop holds a point this round found over-full (`over`): keeping the temporary live across the loop
 /// would undo the relief there. Per touching node, the outermost such loop (no_inst: reload in place).
-inline std::vector<inst_id> hoist_targets(const linearized_function& lf, const web_touches& t,
+template <class = void>
+std::vector<inst_id> hoist_targets(const linearized_function& lf, const web_touches& t,
                                           const std::vector<inst_id>& parent, const std::vector<std::uint8_t>& over,
                                           const std::vector<interval>& spans) {
   std::vector<inst_id> hoist(t.nodes.size(), no_inst);
@@ -175,6 +181,7 @@ struct spill_round {
 /// One victim web's edit (insert_spill_code): where its value lives between touches (`slot`, or its
 /// load source when it can be re-loaded), and, per touching node, a fresh temporary, the reload before
 /// and the store after, each costed by its loop weight.
+template <class = void>
 struct spill_edit {
   linearized_function& lf;
   const space_attempt& a;
@@ -252,7 +259,8 @@ struct spill_edit {
 
 /// Spills web w to memory `next`: collect its touches, choose hoisted reloads, then per touching node a
 /// temporary (shared by the reads a hoisted reload serves), the reload before and the store after.
-inline void insert_spill_code(linearized_function& lf, const space_attempt& a, web_id w, memory_type next,
+template <class = void>
+void insert_spill_code(linearized_function& lf, const space_attempt& a, web_id w, memory_type next,
                               const target& tgt, spill_state& st, const std::vector<std::uint8_t>& over,
                               spill_round& round) {
   spill_edit e(lf, a, w, tgt, st, round);

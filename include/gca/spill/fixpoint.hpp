@@ -54,7 +54,8 @@ struct space_options {
 };
 
 /// " (%a, %b)": the tensors a refusal names, or "" when it names none.
-inline std::string named_tensors(const std::vector<std::string>& names) {
+template <class = void>
+std::string named_tensors(const std::vector<std::string>& names) {
   if (names.empty()) return {};
   std::string s = " (";
   for (std::size_t k = 0; k < names.size(); ++k) s += (k ? ", %" : "%") + names[k];
@@ -62,13 +63,15 @@ inline std::string named_tensors(const std::vector<std::string>& names) {
 }
 
 /// The message when spilling can't help (docs/HARDWARE.md section 3), with the tensors named.
-inline std::string cant_help_message(std::string_view m, const std::vector<std::string>& names) {
+template <class = void>
+std::string cant_help_message(std::string_view m, const std::vector<std::string>& names) {
   return "couldn't allocate every tensor in " + std::string(m) + " and spilling can't help" +
          named_tensors(names);
 }
 
 /// The tensors of the webs an attempt left unplaced.
-inline std::vector<tensor_id> unplaced_tensors(const space_attempt& a) {
+template <class = void>
+std::vector<tensor_id> unplaced_tensors(const space_attempt& a) {
   std::vector<tensor_id> who;
   for (web_id w : a.unplaced_webs()) who.push_back(a.live.webs[w].tensor);
   return who;
@@ -76,7 +79,8 @@ inline std::vector<tensor_id> unplaced_tensors(const space_attempt& a) {
 
 /// The message when allocation fails and no proof that spilling can't help exists (docs/HARDWARE.md's "can't
 /// help" is a promise: it is printed only with a proof).
-inline std::string gave_up_message(std::string_view m, const std::vector<std::string>& names, std::uint64_t nodes,
+template <class = void>
+std::string gave_up_message(std::string_view m, const std::vector<std::string>& names, std::uint64_t nodes,
                                    bool out_of_time = false) {
   return "couldn't allocate every tensor in " + std::string(m) + named_tensors(names) +
          ": nothing more can be spilled, and the placement search gave up after " + std::to_string(nodes) +
@@ -87,7 +91,8 @@ inline std::string gave_up_message(std::string_view m, const std::vector<std::st
 /// The message when the colorer left tensors unplaced in a memory no exact search covers (DRAM and REG,
 /// which have nowhere to spill; a user's geometry without a rectangle view), nothing more can be spilled,
 /// and no instruction needs more than the memory holds: a placement may exist, so nothing is claimed.
-inline std::string colorer_gave_up_message(std::string_view m, const std::vector<std::string>& names) {
+template <class = void>
+std::string colorer_gave_up_message(std::string_view m, const std::vector<std::string>& names) {
   return "couldn't allocate every tensor in " + std::string(m) + named_tensors(names) +
          ": the colorer found no place for them and nothing more can be spilled; no instruction needs more "
          "than the memory holds, so this is not a proof that no placement exists";
@@ -97,7 +102,8 @@ inline std::string colorer_gave_up_message(std::string_view m, const std::vector
 /// goes where? Every node live at a point (pinned ones and other cores' bytes included) needs its own
 /// bytes, or its own register, below geom.capacity() (GeometryPolicy, requirement 6), so a live total
 /// above the capacity is a proof that no placement exists. Sums of integers below 2^53 are exact.
-inline bool linear_over_full(const space_attempt& a, const geometry_ref& geom) {
+template <class = void>
+bool linear_over_full(const space_attempt& a, const geometry_ref& geom) {
   detail::pressure_measure pm = detail::measure_of(geom);
   // Starts are aligned, so no two tensors share an alignment unit: each needs its size rounded up (the
   // block of whole-function webs is measured so), within the capacity rounded up.
@@ -121,7 +127,8 @@ enum class refusal {
 
 /// The error of such a stop, naming the user's tensors. (The policy's own over-full point is an area
 /// proof; with the search on, the search's proof 1 would have found it, so search_gave_up comes first.)
-inline std::string nothing_left_message(refusal why, std::string_view m, const std::vector<std::string>& names,
+template <class = void>
+std::string nothing_left_message(refusal why, std::string_view m, const std::vector<std::string>& names,
                                         std::uint64_t search_nodes, bool search_out_of_time) {
   switch (why) {
     case refusal::search_gave_up:
@@ -435,7 +442,8 @@ class recording_observer {
 
 /// Whether report x (the colorer alone) is better than y (with the search): it allocated and y did
 /// not, or both did and x's spill code costs fewer cycles (then: fewer webs spilled).
-inline bool spills_less(const space_report& x, const space_report& y) {
+template <class = void>
+bool spills_less(const space_report& x, const space_report& y) {
   if (x.ok != y.ok) return x.ok;
   if (!x.ok) return false;
   if (x.spills.cycles != y.spills.cycles) return x.spills.cycles < y.spills.cycles;

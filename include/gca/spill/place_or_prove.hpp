@@ -41,7 +41,8 @@ namespace gca {
 
 /// The instant a space's searches must stop (see search_options::time_share), for a space started at
 /// `start` under `deadline` (time_point::max(): none).
-inline std::chrono::steady_clock::time_point search_deadline(const search_options& opt,
+template <class = void>
+std::chrono::steady_clock::time_point search_deadline(const search_options& opt,
                                                              std::chrono::steady_clock::time_point start,
                                                              std::chrono::steady_clock::time_point deadline) {
   using sec = std::chrono::duration<double>;
@@ -53,7 +54,8 @@ inline std::chrono::steady_clock::time_point search_deadline(const search_option
 }
 
 /// The place_search limits of one search of a space: `nodes`, the deadline, and the options' threads.
-inline search_limits limits_of(const search_options& opt, std::uint64_t nodes, std::chrono::steady_clock::time_point deadline) {
+template <class = void>
+search_limits limits_of(const search_options& opt, std::uint64_t nodes, std::chrono::steady_clock::time_point deadline) {
   search_limits lim{nodes, deadline};
   lim.threads = opt.threads;
   return lim;
@@ -79,7 +81,8 @@ struct space_nodes {
 /// The nodes of attempt `a` (made without coalescing), the webs flagged in `spilled` (per web, may be
 /// empty) replaced by one node per event point. Pins decided by an earlier colorer are `fixed`, as in
 /// color_space.
-inline space_nodes spilled_view(const space_attempt& a, const function& f, std::span<const std::uint8_t> spilled,
+template <class = void>
+space_nodes spilled_view(const space_attempt& a, const function& f, std::span<const std::uint8_t> spilled,
                                 const std::vector<std::vector<program_point>>& events) {
   space_nodes out;
   for (node_id v = 0; v < a.node_web.size(); ++v) {
@@ -111,7 +114,8 @@ struct rescue {
 
 namespace detail {
 
-inline std::string describe_point(const linearized_function& lf, program_point q) {
+template <class = void>
+std::string describe_point(const linearized_function& lf, program_point q) {
   for (const chain_node& n : lf.chain())
     if (n.point == q) {
       const instruction& i = lf.work().insts[n.inst];
@@ -123,7 +127,8 @@ inline std::string describe_point(const linearized_function& lf, program_point q
   return "at point " + std::to_string(q);
 }
 
-inline void adopt(space_attempt& a, const place_result& r, const space_nodes& view, geometry_ref geom) {
+template <class = void>
+void adopt(space_attempt& a, const place_result& r, const space_nodes& view, geometry_ref geom) {
   coloring_result& c = *a.result;
   c.placements.assign(a.node_web.size(), std::nullopt);
   for (std::size_t k = 0; k < view.origin.size(); ++k) c.placements[view.origin[k]] = r.placements[k];

@@ -19,12 +19,14 @@
 
 namespace gca {
 
-inline bool spill_to_next_tier::spillable(const function& f, const liveness& live, web_id w,
+template <class Deferred>
+bool spill_to_next_tier::spillable(const function& f, const liveness& live, web_id w,
                                           const space_filter& filter, const spill_state& st) {
   return detail::spillable_web(f, live, w, filter, st);
 }
 
-inline std::size_t spill_to_next_tier::spill(linearized_function& lf, const space_attempt& a,
+template <class Deferred>
+std::size_t spill_to_next_tier::spill(linearized_function& lf, const space_attempt& a,
                                             const space_filter& filter, const target& tgt,
                                             spill_state& st) const {
   const std::optional<memory_type> next = cascade.next(filter.memory, tgt);

@@ -64,10 +64,12 @@ struct spill_to_next_tier {
   spill_cascade cascade;  // where each memory's victims go (default: Trainium's)
 
   /// The step: choose the victims, insert their spill code (spill/spill_code.hpp holds the body).
+  template <class = void>
   std::size_t spill(linearized_function& lf, const space_attempt& a, const space_filter& filter,
                     const target& tgt, spill_state& st) const;
   /// May this web be spilled at all? (Not a temporary, an I/O or live-in/out web, or a PSUM accumulation
   /// group.) The optional member of SpillPolicy the exact search asks (spill/concept.hpp).
+  template <class = void>
   static bool spillable(const function& f, const liveness& live, web_id w, const space_filter& filter,
                         const spill_state& st);
 };

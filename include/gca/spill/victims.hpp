@@ -21,7 +21,8 @@ namespace gca::detail {
 
 /// May web `w` be spilled at all? Not a temporary, an I/O or live-in/out web, or a PSUM accumulation
 /// group (spill_to_next_tier::spillable).
-inline bool spillable_web(const function& f, const liveness& live, web_id w, const space_filter& filter,
+template <class = void>
+bool spillable_web(const function& f, const liveness& live, web_id w, const space_filter& filter,
                           const spill_state& st) {
   const web& x = live.webs[w];
   const tensor& t = f.tensors[x.tensor];
@@ -47,7 +48,8 @@ struct pressure_measure {
   bool over(double pressure) const { return pressure > capacity + 1e-9; }
 };
 
-inline pressure_measure measure_of(const geometry_ref& g) {
+template <class = void>
+pressure_measure measure_of(const geometry_ref& g) {
   pressure_measure pm;
   const std::optional<rect_layout> rect = g.rect();
   pm.capacity = static_cast<double>(g.capacity()) * (rect ? static_cast<double>(rect->partitions) : 1.0);
@@ -57,7 +59,8 @@ inline pressure_measure measure_of(const geometry_ref& g) {
 
 /// Live area per point (n_points + 1 entries, the last one a sentinel), from every node of the attempt
 /// by its range in the graph.
-inline std::vector<double> pressure_profile(const space_attempt& a, const pressure_measure& pm, std::size_t n_points) {
+template <class = void>
+std::vector<double> pressure_profile(const space_attempt& a, const pressure_measure& pm, std::size_t n_points) {
   std::vector<double> pressure(n_points + 1, 0.0);
   for (node_id v = 0; v < a.node_web.size(); ++v) {
     const double sz = pm.size_of(a.extents[v]);
@@ -71,7 +74,8 @@ inline std::vector<double> pressure_profile(const space_attempt& a, const pressu
 }
 
 /// Over-full points so far: over_prefix[p] counts them below p. Returns whether there is any.
-inline bool count_over_full(const std::vector<double>& pressure, const pressure_measure& pm, std::size_t n_points,
+template <class = void>
+bool count_over_full(const std::vector<double>& pressure, const pressure_measure& pm, std::size_t n_points,
                             std::vector<double>& over_prefix) {
   bool any = false;
   for (std::size_t p = 0; p < n_points; ++p) {
@@ -85,7 +89,8 @@ inline bool count_over_full(const std::vector<double>& pressure, const pressure_
 /// The candidate relieving the most over-full points per unit of spill cost (ties: the lowest id). A
 /// web relieves a point it is live across, not one where it is read or written (spill code keeps it
 /// live at its own events).
-inline std::optional<web_id> best_relief(const function& f, const liveness& live, const std::vector<web_id>& candidates,
+template <class = void>
+std::optional<web_id> best_relief(const function& f, const liveness& live, const std::vector<web_id>& candidates,
                                          const std::vector<std::uint8_t>& chosen,
                                          const std::vector<std::vector<program_point>>& events,
                                          const std::vector<double>& over_prefix, const pressure_measure& pm,
@@ -107,7 +112,8 @@ inline std::optional<web_id> best_relief(const function& f, const liveness& live
 }
 
 /// Spilling web w removes its area from its range except at its own event points.
-inline void relieve(std::vector<double>& pressure, std::span<const interval> range,
+template <class = void>
+void relieve(std::vector<double>& pressure, std::span<const interval> range,
                     const std::vector<program_point>& events, double sz, std::size_t n_points) {
   std::vector<double> delta(n_points + 1, 0.0);
   for (const interval& i : range) {
@@ -124,7 +130,8 @@ inline void relieve(std::vector<double>& pressure, std::span<const interval> ran
 
 /// Over-full from the start and nothing can relieve it: every web live at the first over-full point is
 /// read or written there (or may not be spilled). Names their tensors in st.hopeless: spilling can't help.
-inline void name_hopeless(const space_attempt& a, const std::vector<double>& pressure, const pressure_measure& pm,
+template <class = void>
+void name_hopeless(const space_attempt& a, const std::vector<double>& pressure, const pressure_measure& pm,
                           std::size_t n_points, spill_state& st) {
   program_point worst = 0;
   while (worst < n_points && !pm.over(pressure[worst])) ++worst;
@@ -139,7 +146,8 @@ inline void name_hopeless(const space_attempt& a, const std::vector<double>& pre
 /// Step (1) of choose_victims: pressure victims, greedily (best_relief, then relieve) until no point is
 /// over-full or nothing relieves what is left. Marks the first round's over-full points in `over_full`.
 /// nullopt: over-full from the start and nothing relieves it (st.hopeless names why): no spill can help.
-inline std::optional<std::vector<web_id>> pressure_victims(const function& f, const space_attempt& a,
+template <class = void>
+std::optional<std::vector<web_id>> pressure_victims(const function& f, const space_attempt& a,
                                                            const space_filter& filter, spill_state& st,
                                                            std::vector<std::uint8_t>& over_full,
                                                            std::vector<std::uint8_t>& chosen) {
@@ -175,7 +183,8 @@ inline std::optional<std::vector<web_id>> pressure_victims(const function& f, co
 /// Step (2) of choose_victims, when select failed on fragmentation: each unplaced web that may be
 /// spilled, else its cheapest spillable neighbor (cost per byte freed; the linear-scan engine builds no
 /// graph, so there the unplaced web itself is all it can offer).
-inline std::vector<web_id> fragmentation_victims(const function& f, const space_attempt& a, const space_filter& filter,
+template <class = void>
+std::vector<web_id> fragmentation_victims(const function& f, const space_attempt& a, const space_filter& filter,
                                                  const spill_state& st, std::vector<std::uint8_t>& chosen) {
   const liveness& live = a.live;
   std::vector<web_id> out;
@@ -207,7 +216,8 @@ inline std::vector<web_id> fragmentation_victims(const function& f, const space_
 /// pressure_victims. (2) If no point was over-full, select failed on fragmentation: the search's victims
 /// (spill_state::guided) if it chose any, in its order, else fragmentation_victims; (1) and the last
 /// are sorted by web id.
-inline std::vector<web_id> choose_victims(const linearized_function& lf, const space_attempt& a,
+template <class = void>
+std::vector<web_id> choose_victims(const linearized_function& lf, const space_attempt& a,
                                           const space_filter& filter, spill_state& st,
                                           std::vector<std::uint8_t>& over_full) {
   const function& f = lf.work();

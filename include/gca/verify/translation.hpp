@@ -102,7 +102,8 @@ using verify_impl::shadow;
 /// The region a tensor occupies, for the simulation only (verify(allocated) reports the rule breaks):
 /// unplaced, empty or out-of-bounds tensors are not simulated on a shadow but as ideal storage of their
 /// own, so the data flow through them is still judged.
-inline region region_of(const target& t, const tensor& x) {
+template <class = void>
+region region_of(const target& t, const tensor& x) {
   region g;
   if (!x.at || x.shape.bytes == 0 || x.shape.partitions == 0) return g;
   const placement& p = *x.at;
@@ -133,7 +134,8 @@ inline region region_of(const target& t, const tensor& x) {
 /// Does allocated instruction `a` stand for original instruction `o`? Same opcode, operand counts and
 /// `+=`, and each operand of the same memory and shape (renaming and spilling keep both: a web's
 /// temporaries are copies of its tensor's declaration); loops: same name and trip count.
-inline bool same_shape(const function& fa, const instruction& a, const function& fo, const instruction& o) {
+template <class = void>
+bool same_shape(const function& fa, const instruction& a, const function& fo, const instruction& o) {
   if (a.is_loop() != o.is_loop()) return false;
   if (a.is_loop()) return a.trips == o.trips && fa.symbols[a.label] == fo.symbols[o.label];
   if (fa.opcode_name(a) != fo.opcode_name(o) || a.n_outputs != o.n_outputs || a.n_inputs != o.n_inputs ||
@@ -166,6 +168,7 @@ struct garbage_info {
   inst_id copied_by = no_inst;  // the allocated move that copied bytes not holding one value
 };
 
+template <class = void>
 class lockstep {
  public:
   lockstep(const module& o, const module& a, const verify_options& opt, translation_report& r)
@@ -542,7 +545,8 @@ class lockstep {
 /// report holds verify(allocated, opt) too, so ok() means both. Loops run min(trips, opt.max_trips)
 /// times (3 by default: a value carried around a back edge twice), within opt.max_steps per function.
 /// Never throws on a bad allocation. Both modules must be structurally valid (ir/validate.hpp).
-[[nodiscard]] inline translation_report verify(const module& original, const module& allocated,
+template <class = void>
+[[nodiscard]] translation_report verify(const module& original, const module& allocated,
                                                verify_options opt = {}) {
   translation_report r;
   r.placement = verify(allocated, opt);

@@ -204,7 +204,8 @@ inline std::string line_of(const instruction* i) {
 }
 
 /// Saturating arithmetic for the step plan: a deep nest's product of trip counts overflows 64 bits.
-inline std::uint64_t sat_mul(std::uint64_t a, std::uint64_t b) noexcept {
+template <class = void>
+std::uint64_t sat_mul(std::uint64_t a, std::uint64_t b) noexcept {
   if (a != 0 && b > std::numeric_limits<std::uint64_t>::max() / a) return std::numeric_limits<std::uint64_t>::max();
   return a * b;
 }
@@ -220,7 +221,8 @@ inline std::uint64_t sat_add(std::uint64_t a, std::uint64_t b) noexcept {
 /// max_steps; the rest run once. Running a loop fewer times than it really runs never invents a
 /// failure: after k >= 1 iterations every byte's last writer is the same instruction as after any
 /// other k >= 1, so what follows sees the same picture; only later iterations' own reads go unchecked.
-inline std::vector<std::uint64_t> plan_iterations(const function& f, const verify_options& opt,
+template <class = void>
+std::vector<std::uint64_t> plan_iterations(const function& f, const verify_options& opt,
                                                  std::uint64_t& shortened) {
   const std::size_t n = f.insts.size();
   std::vector<std::uint64_t> iters(n, 1), body_cost(n, 0);
@@ -264,7 +266,8 @@ struct shadow {
 /// Lays out the shadows of function f for the tensor regions `reg` (only simulated ones take part): per
 /// tensor the bands it covers, and whether it is `alone` (no other region
 /// overlaps it, so it needs no shadow).
-inline void layout_shadows(const function& f, const std::vector<region>& reg, std::vector<shadow>& mem,
+template <class = void>
+void layout_shadows(const function& f, const std::vector<region>& reg, std::vector<shadow>& mem,
                            std::vector<std::pair<std::uint32_t, std::uint32_t>>& band_range,
                            std::vector<char>& alone) {
   const std::size_t n = f.tensors.size();
@@ -314,6 +317,7 @@ inline void layout_shadows(const function& f, const std::vector<region>& reg, st
   }
 }
 
+template <class = void>
 class checker {
  public:
   checker(const module& m, const verify_options& opt, verify_report& r) : m_(m), opt_(opt), r_(r) {}
@@ -740,7 +744,8 @@ class checker {
 /// (loops run min(trips, max_trips) times within opt.max_steps), then the cross-function DRAM rules.
 /// Never throws on a bad allocation: every problem is a failure in the report. The module must be
 /// structurally valid (ir/validate.hpp); operand ids out of range are the caller's error.
-[[nodiscard]] inline verify_report verify(const module& m, verify_options opt = {}) {
+template <class = void>
+[[nodiscard]] verify_report verify(const module& m, verify_options opt = {}) {
   verify_report r;
   detail::verify_impl::checker c(m, opt, r);
   c.run();

@@ -66,7 +66,8 @@ constexpr start_range blocked_starts(std::uint64_t size, std::uint64_t nbr_offse
 
 /// Sorts and merges blocked ranges in place (touching ranges merge too: no start lies between them).
 /// Sorting by `lo` alone is enough: ranges with equal `lo` merge into one whatever their order.
-inline void merge_ranges(std::vector<start_range>& r) {
+template <class = void>
+void merge_ranges(std::vector<start_range>& r) {
   std::sort(r.begin(), r.end(), [](const start_range& a, const start_range& b) { return a.lo < b.lo; });
   std::size_t w = 0;
   for (const start_range& x : r) {
@@ -81,7 +82,8 @@ inline void merge_ranges(std::vector<start_range>& r) {
 
 /// A per-thread buffer for the blocked ranges of one select call: select runs once per node, and a fresh
 /// vector each time was a measurable share of coloring a large trace. Callers clear it before use.
-inline std::vector<start_range>& scratch_ranges() {
+template <class = void>
+std::vector<start_range>& scratch_ranges() {
   thread_local std::vector<start_range> buffer;
   buffer.clear();
   return buffer;
@@ -95,7 +97,8 @@ constexpr bool better(const start_choice& a, const start_choice& b, select_heuri
 
 /// The free aligned start chosen by `h` among `domain` (sorted, disjoint closed ranges of allowed starts)
 /// minus `blocked` (any order; sorted and merged here, hence by reference). One pass over the gaps.
-inline std::optional<start_choice> pick_start(std::span<const start_range> domain,
+template <class = void>
+std::optional<start_choice> pick_start(std::span<const start_range> domain,
                                               std::vector<start_range>& blocked, std::uint64_t size,
                                               std::uint64_t align, select_heuristic h) {
   merge_ranges(blocked);
@@ -174,7 +177,8 @@ constexpr bool bytes_overlap(const extent& e, const placement& p, const extent& 
 /// Select in a partitions x bytes memory: for each allowed start partition, the neighbors sharing a
 /// partition block byte starts; `pick_start` finds the best start there; the best over the (at most 4)
 /// start partitions wins, ties to the lower start partition. O(k d log d) for k <= 4 start partitions.
-inline std::optional<placement> select_rect(const extent& e, std::span<const placed_neighbor> placed,
+template <class = void>
+std::optional<placement> select_rect(const extent& e, std::span<const placed_neighbor> placed,
                                             std::uint32_t total_partitions,
                                             std::span<const start_range> domain, std::uint64_t align,
                                             select_heuristic h) {
