@@ -38,6 +38,7 @@ class parse_error : public std::invalid_argument {
   const std::string& message() const noexcept { return message_; }
 
  private:
+  template <class = void>
   static std::string format(const std::string& file, source_loc loc, const std::string& message) {
     std::string s = file;  // "FILE: error: ..." when the file as a whole is at fault (line 0)
     if (loc.line != 0) s += ':' + std::to_string(loc.line);

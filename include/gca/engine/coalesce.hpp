@@ -45,6 +45,7 @@ class node_groups {
     return v;
   }
   /// Joins two different groups, given by their representatives.
+  template <class = void>
   void join(node_id a, node_id b) {
     if (b < a) std::swap(a, b);
     parent_[b] = a;

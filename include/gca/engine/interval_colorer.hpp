@@ -200,6 +200,7 @@ class occupancy {
 
   /// Stores the address range [a, b) (a < b) over every interval of `r`, whose endpoints must be
   /// endpoints of the table this was built from.
+  template <class = void>
   void insert(std::span<const interval> r, std::uint64_t a, std::uint64_t b) {
     for (const interval& i : r) {
       const std::size_t first = slot(i.begin) + leaves_, last = slot(i.end) - 1 + leaves_;
@@ -244,6 +245,7 @@ class occupancy {
   /// range by binary search. Heap steps: at most min(m, k x U) for m entries in k lists and U union
   /// ranges, each O(log k); sorting the entries was O(m log m), and m is about ten times U on dense
   /// traces (docs/PERFORMANCE.md, "Dense traces").
+  template <class = void>
   void union_meeting(std::span<const interval> r, std::vector<range>& out) const {
     out.clear();
     walk_union(r, [&](const range& x) {
@@ -317,6 +319,7 @@ class occupancy {
     const range* end;
   };
   /// Restores the min-heap (by lo) after its top changed.
+  template <class = void>
   static void sift_down(std::vector<cursor>& h) {
     const std::size_t n = h.size();
     std::size_t i = 0;
@@ -331,6 +334,7 @@ class occupancy {
     }
   }
   /// The first entry of [p, end) (sorted by hi) whose hi exceeds x: galloping from p.
+  template <class = void>
   static const range* skip_past(const range* p, const range* end, std::uint64_t x) {
     if (p == end || p->hi > x) return p;
     const auto n = static_cast<std::size_t>(end - p);
@@ -354,6 +358,7 @@ class occupancy {
     for (; x >= 1; x /= 2) f(x);
   }
   /// Adds [a, b), disjoint from every range of v, coalescing with the ranges it touches.
+  template <class = void>
   static void touch_add(std::vector<range>& v, std::uint64_t a, std::uint64_t b) {
     auto it = std::lower_bound(v.begin(), v.end(), a, [](const range& x, std::uint64_t k) { return x.lo < k; });
     const bool joins_prev = it != v.begin() && std::prev(it)->hi == a;
@@ -370,6 +375,7 @@ class occupancy {
     }
   }
   /// Adds [a, b) to the union v, merging every range it overlaps or touches.
+  template <class = void>
   static void merge_add(std::vector<range>& v, std::uint64_t a, std::uint64_t b) {
     auto first = std::lower_bound(v.begin(), v.end(), a, [](const range& x, std::uint64_t k) { return x.hi < k; });
     auto last = std::upper_bound(first, v.end(), b, [](std::uint64_t k, const range& x) { return k < x.lo; });

@@ -71,6 +71,7 @@ class lane_race {
 
   /// Lane k has expanded `nodes` nodes of the current part (called at the counts next_tick gives). True:
   /// stop, the other lane has decided the part in fewer nodes. In turns, hands over to the other lane.
+  template <class = void>
   bool tick(int k, std::uint64_t nodes) {
     std::unique_lock lock(m_);
     if (gone_[1 - k]) return true;  // the caller rethrows the other lane's exception: no answer to race for
@@ -87,6 +88,7 @@ class lane_race {
   /// Lane k has ended the current part: decided it in `nodes` nodes (`found`: a placement, else a proof
   /// that none exists), or not (gave up, or was stopped). Waits for the other lane, then returns the
   /// part's verdict (the same to both lanes).
+  template <class = void>
   verdict end(int k, bool decided, bool found, std::uint64_t nodes) {
     std::unique_lock lock(m_);
     done_[k] = true;
@@ -109,6 +111,7 @@ class lane_race {
   }
 
   /// Lane k leaves the race (it threw): the other lane never waits for it again.
+  template <class = void>
   void leave(int k) {
     std::lock_guard lock(m_);
     gone_[k] = true;

@@ -119,6 +119,7 @@ class failed_states {
     const entry& e = slots_[p[0] & (slots_.size() - 1)];
     return same_print(e.print, p) && e.allowance >= allowance;
   }
+  template <class = void>
   void store(const print128& p, std::uint32_t allowance) {
     entry& e = slots_[p[0] & (slots_.size() - 1)];
     if (same_print(e.print, p) && e.allowance >= allowance) return;
@@ -159,6 +160,7 @@ struct resumable_walk {
   }
   /// Whether the walk stops before its next node: the budget (paused) or, every 256 nodes, the clock or
   /// a cancel.
+  template <class = void>
   bool stop(std::uint64_t nodes) {
     if (nodes >= budget) return out = true;
     if ((nodes & 255) != 0) return false;
@@ -190,6 +192,7 @@ class subset_fill {
   /// The distinct sums <= len, after each size: the sums before, merged with those sums plus the size.
   /// Both lists strictly ascending, so one merge pass keeps the result so, without a duplicate; at most
   /// 256 sums enter a pass, so at most 512 leave it.
+  template <class = void>
   std::uint64_t by_lists(const std::vector<std::uint64_t>& sizes, std::uint64_t len) {
     std::uint64_t* from = one_.data();
     std::uint64_t* to = two_.data();
@@ -216,6 +219,7 @@ class subset_fill {
   /// The same sums as a bit set in units of g, the sizes' gcd (every sum is a multiple of it): bit k is
   /// the sum k g. Adding a size is one shift-or, and the count and the largest sum are read off the
   /// words; so the answer is by_lists's, at a fraction of its branches (this is rule R2's hot loop).
+  template <class = void>
   std::uint64_t by_bits(const std::vector<std::uint64_t>& sizes, std::uint64_t len, std::uint64_t g) {
     const std::uint64_t top = len / g;  // the largest sum that fits, in units
     const std::size_t used = static_cast<std::size_t>(top / 64) + 1;
@@ -242,6 +246,7 @@ class subset_fill {
   }
 
   /// by_bits when the sizes' gcd makes len short enough in its units, else by_lists.
+  template <class = void>
   std::uint64_t computed(const std::vector<std::uint64_t>& sizes, std::uint64_t len) {
     std::uint64_t g = 0;  // the sizes' gcd, while the bit set can still hold len in its units
     for (std::size_t k = 0; k < sizes.size() && (g == 0 || len / g < 64 * words); ++k) g = std::gcd(g, sizes[k]);
@@ -251,6 +256,7 @@ class subset_fill {
   /// candidates at node after node (a placement changes a few gaps), and an answer costs a gcd and up to
   /// 16 passes over 512 sums (or 4,096 bits). A slot per hash of (sizes, len), the newer answer replacing
   /// the older; a hit compares the whole key, so the answer is computed()'s.
+  template <class = void>
   std::uint64_t remembered(const std::vector<std::uint64_t>& sizes, std::uint64_t len) {
     if (memo_.empty()) memo_.resize(memo_slots);
     std::uint64_t h = len * 0x9e3779b97f4a7c15ull;

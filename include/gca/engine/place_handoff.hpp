@@ -65,6 +65,7 @@ class exact_tiler {
   }
 
  private:
+  template <class = void>
   answer search(std::size_t left) {
     if (left == 0) {
       for (std::uint32_t q = 0; q < quarters_; ++q)
@@ -118,12 +119,14 @@ class exact_tiler {
     return i > 0 && !used_[i - 1] && blocks_[i - 1].partitions == blocks_[i].partitions &&
            blocks_[i - 1].bytes == blocks_[i].bytes;
   }
+  template <class = void>
   std::size_t count_fits(std::uint32_t q) const {
     std::size_t n = 0;
     each_cover(q, [&](std::size_t, std::uint32_t) { return ++n, false; });
     return n;
   }
   /// Whether [o, o + b) is aligned, inside one segment, and free in every quarter of m.
+  template <class = void>
   bool fits(std::uint32_t m, std::uint64_t o, std::uint64_t b) const {
     if ((m >> quarters_) != 0) return false;  // a quarter the memory does not have
     if (o % std::max<std::uint64_t>(1, lay_.alignment) != 0 || o + b > lay_.capacity()) return false;
@@ -137,6 +140,7 @@ class exact_tiler {
     return true;
   }
   /// Removes [o, o + b) from the free runs of every quarter of m (fits() held).
+  template <class = void>
   void take(std::uint32_t m, std::uint64_t o, std::uint64_t b) {
     for (std::uint32_t q = 0; q < quarters_; ++q) {
       if (!(m >> q & 1)) continue;

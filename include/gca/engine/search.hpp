@@ -283,6 +283,7 @@ struct print_key {
 /// an empty slot, so it is kept apart.
 class print_set {
  public:
+  template <class = void>
   void clear() {
     slots_.clear();
     count_ = 0;
@@ -293,6 +294,7 @@ class print_set {
     if (empty(k)) return has_zero_;
     return !slots_.empty() && slots_[probe(slots_, k)] == k;
   }
+  template <class = void>
   void insert(const print_key& k) {
     if (empty(k)) {
       count_ += has_zero_ ? 0 : 1;
@@ -307,11 +309,13 @@ class print_set {
  private:
   static bool empty(const print_key& k) noexcept { return k.a == 0 && k.b == 0; }
   /// The slot of t holding k, or the empty slot where k would go (t is never full).
+  template <class = void>
   static std::size_t probe(const std::vector<print_key>& t, const print_key& k) noexcept {
     std::size_t i = k.a & (t.size() - 1);
     while (!(t[i] == k) && !empty(t[i])) i = (i + 1) & (t.size() - 1);
     return i;
   }
+  template <class = void>
   void grow() {
     std::vector<print_key> bigger(std::max<std::size_t>(1024, 2 * slots_.size()), print_key{0, 0});
     for (const print_key& k : slots_)

@@ -145,6 +145,7 @@ class node_heap {
   node_id top() const noexcept { return heap_.front(); }
   const key& key_of(node_id v) const noexcept { return key_[v]; }
 
+  template <class = void>
   void push(node_id v, key k) {
     key_[v] = k;
     pos_[v] = heap_.size();
@@ -152,11 +153,13 @@ class node_heap {
     up(pos_[v]);
   }
   /// Changes a member's key (either direction).
+  template <class = void>
   void update(node_id v, key k) {
     key_[v] = k;
     up(pos_[v]);
     down(pos_[v]);
   }
+  template <class = void>
   void erase(node_id v) {
     const std::size_t i = pos_[v];
     pos_[v] = absent;
@@ -168,6 +171,7 @@ class node_heap {
     up(i);
     down(pos_[last]);
   }
+  template <class = void>
   node_id pop() {
     const node_id v = heap_.front();
     erase(v);
@@ -176,6 +180,7 @@ class node_heap {
 
  private:
   static constexpr std::size_t absent = std::numeric_limits<std::size_t>::max();
+  template <class = void>
   bool less(node_id a, node_id b) const noexcept {
     const key &x = key_[a], &y = key_[b];
     if (x.primary != y.primary) return x.primary < y.primary;
@@ -186,6 +191,7 @@ class node_heap {
     heap_[i] = v;
     pos_[v] = i;
   }
+  template <class = void>
   void up(std::size_t i) noexcept {
     const node_id v = heap_[i];
     while (i > 0) {
@@ -196,6 +202,7 @@ class node_heap {
     }
     place(i, v);
   }
+  template <class = void>
   void down(std::size_t i) noexcept {
     const node_id v = heap_[i];
     const std::size_t n = heap_.size();

@@ -40,6 +40,7 @@ struct space_attempt {
 
   bool complete() const noexcept { return result && result->complete(); }
   /// Webs (of tensors this colorer places) that select left unplaced.
+  template <class = void>
   std::vector<web_id> unplaced_webs() const {
     std::vector<web_id> v;
     if (result)

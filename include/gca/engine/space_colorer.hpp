@@ -67,6 +67,7 @@ class pass_cache {
     std::size_t computed = 0;
   };
   /// The stored answer to `q` for (function, space), if the question stored there is `q`.
+  template <class = void>
   std::optional<coloring_result> answer(const std::string& function, address_space space, const interval_question& q) {
     const std::lock_guard<std::mutex> lock(mutex_);
     auto it = answers_.find({function, space});
@@ -76,6 +77,7 @@ class pass_cache {
     }
     return std::nullopt;
   }
+  template <class = void>
   void remember(const std::string& function, address_space space, interval_question q, const coloring_result& r) {
     const std::lock_guard<std::mutex> lock(mutex_);
     ++counts_.computed;

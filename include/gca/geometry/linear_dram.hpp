@@ -43,12 +43,14 @@ class linear_dram {
     return fits(e) && p.partition == 0 && p.offset % alignment_ == 0 && p.offset <= capacity_ - e.bytes;
   }
 
+  template <class = void>
   std::uint64_t candidates(const extent& e) const noexcept {
     if (!fits(e)) return 0;
     if (capacity_ == unbounded) return unbounded;
     return (capacity_ - e.bytes) / alignment_ + 1;  // aligned starts in [0, capacity - bytes]
   }
 
+  template <class = void>
   std::uint64_t max_blocked(const extent& e, const extent& f) const noexcept {
     if (e.bytes == 0 || f.bytes == 0) return 0;
     const std::uint64_t run = e.bytes - 1 > unbounded - f.bytes ? unbounded : e.bytes - 1 + f.bytes;

@@ -53,6 +53,7 @@ class psum_banks {
 
   bool fits(const extent& e) const noexcept { return candidates(e) > 0; }
 
+  template <class = void>
   bool legal(const extent& e, const placement& p) const noexcept {
     if (e.bytes == 0 || p.offset % alignment_ != 0 || e.bytes > capacity() || p.offset > capacity() - e.bytes)
       return false;
@@ -66,6 +67,7 @@ class psum_banks {
     return detail::allowed_partition_starts(e.partitions, partitions_).count * byte_starts(e);
   }
 
+  template <class = void>
   std::uint64_t max_blocked(const extent& e, const extent& f) const noexcept {
     if (!fits(e) || f.bytes == 0) return 0;
     const std::uint64_t rows = detail::max_partition_conflicts(e.partitions, f.partitions, partitions_);
@@ -88,6 +90,7 @@ class psum_banks {
 
  private:
   /// The byte starts that keep e inside the memory (and inside one bank unless spanning is allowed).
+  template <class = void>
   std::vector<detail::start_range> domain(const extent& e) const {
     std::vector<detail::start_range> d;
     if (e.bytes == 0) return d;
@@ -98,6 +101,7 @@ class psum_banks {
     }
     return d;
   }
+  template <class = void>
   std::uint64_t byte_starts(const extent& e) const noexcept {
     if (e.bytes == 0) return 0;
     if (may_span_) return e.bytes <= capacity() ? detail::multiples_in(0, capacity() - e.bytes, alignment_) : 0;

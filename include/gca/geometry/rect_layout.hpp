@@ -33,6 +33,7 @@ struct rect_layout {
 
   std::uint64_t capacity() const noexcept { return segment_bytes * segments; }
   /// The byte starts e may take (before alignment), as sorted disjoint closed ranges, one per segment.
+  template <class = void>
   std::vector<detail::start_range> domain(const extent& e) const {
     std::vector<detail::start_range> d;
     if (e.bytes == 0 || e.bytes > segment_bytes) return d;

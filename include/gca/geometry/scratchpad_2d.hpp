@@ -54,6 +54,7 @@ class scratchpad_2d {
            detail::allowed_partition_starts(e.partitions, partitions_).count > 0;
   }
 
+  template <class = void>
   bool legal(const extent& e, const placement& p) const noexcept {
     if (!fits(e) || p.offset % alignment_ != 0 || p.offset > bytes_ - e.bytes) return false;
     const auto s = detail::allowed_partition_starts(e.partitions, partitions_);
@@ -65,6 +66,7 @@ class scratchpad_2d {
     return detail::allowed_partition_starts(e.partitions, partitions_).count * byte_starts(e);
   }
 
+  template <class = void>
   std::uint64_t max_blocked(const extent& e, const extent& f) const noexcept {
     if (!fits(e) || f.bytes == 0) return 0;
     const std::uint64_t rows = detail::max_partition_conflicts(e.partitions, f.partitions, partitions_);

@@ -72,6 +72,7 @@ class arc_iterator {
  private:
   // In the whole-graph walk, advances past arcs that point down (v -> u with u < v: the edge was
   // yielded from u) and moves `source_` along the rows; a per-node walk needs nothing.
+  template <class = void>
   void settle() noexcept {
     if (!all_) return;
     const auto rows = g_->row_start();

@@ -47,6 +47,7 @@ struct live_range_table {
     return std::span<const interval>(intervals).subspan(offsets[v], offsets[v + 1] - offsets[v]);
   }
   /// Total number of program points node v is alive (the "length" of its live range).
+  template <class = void>
   std::uint64_t live_length(node_id v) const noexcept {
     std::uint64_t n = 0;
     for (const interval& i : ranges(v)) n += i.end - i.begin;

@@ -107,6 +107,7 @@ class interval_index {
 
   /// Builds the tree over `all` (sorted by begin) without recursion: a work list of slices, each with
   /// the node that will point to it.
+  template <class = void>
   void build(std::vector<entry>& all) {
     asc_.reserve(all.size());
     desc_.reserve(all.size());

@@ -102,6 +102,7 @@ class planted_rng {
   /// Uniform in [lo, hi] (hi - lo far below 2^64, so the modulo bias is negligible and portable).
   std::uint64_t between(std::uint64_t lo, std::uint64_t hi) { return lo + g_() % (hi - lo + 1); }
   double unit() { return static_cast<double>(g_() >> 11) * 0x1.0p-53; }  // [0, 1)
+  template <class = void>
   std::uint64_t log_uniform(std::uint64_t lo, std::uint64_t hi) {
     const double x = std::exp(std::log(static_cast<double>(lo)) +
                               unit() * (std::log(static_cast<double>(hi) + 1) - std::log(static_cast<double>(lo))));

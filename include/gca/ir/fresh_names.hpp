@@ -20,6 +20,7 @@ class fresh_names {
  public:
   explicit fresh_names(const function& f) : f_(&f) {}
 
+  template <class = void>
   std::string take(const std::string& base) {
     if (!filled_) {
       for (const tensor& t : f_->tensors) used_.insert(t.name);

@@ -90,6 +90,7 @@ class function {
   std::string_view opcode_name(const instruction& i) const noexcept { return symbols[i.opcode]; }
 
   /// Linear search; the parser keeps its own index. Returns no_tensor when absent.
+  template <class = void>
   tensor_id find_tensor(std::string_view n) const noexcept {
     for (std::size_t i = 0; i < tensors.size(); ++i)
       if (tensors[i].name == n) return static_cast<tensor_id>(i);
@@ -97,6 +98,7 @@ class function {
   }
 
   /// Interns a symbol. Linear in the number of distinct symbols, which stays small (opcodes, loops).
+  template <class = void>
   symbol_id intern(std::string_view s) {
     for (std::size_t i = 0; i < symbols.size(); ++i)
       if (symbols[i] == s) return static_cast<symbol_id>(i);
@@ -123,6 +125,7 @@ class function {
   }
 
   /// Opens a loop; instructions added until the matching end_loop() form its body.
+  template <class = void>
   inst_id begin_loop(symbol_id label, std::uint64_t trips, source_loc at = {}) {
     instruction i;
     i.opcode = op::loop;
@@ -135,6 +138,7 @@ class function {
     open_loops_.push_back(id);
     return id;
   }
+  template <class = void>
   void end_loop() {
     if (open_loops_.empty()) throw input_error("function '" + name + "': end_loop() without a loop");
     insts[open_loops_.back()].end = static_cast<inst_id>(insts.size());

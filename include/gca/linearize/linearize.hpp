@@ -101,6 +101,7 @@ class linearized_function {
   /// A copy with a chain of its own (a chain's hooks cannot be copied): the same working function,
   /// points in the same order, loops and ties. The spill fixpoint keeps one of a space's input to try
   /// the colorer alone on it (spill/fixpoint.hpp).
+  template <class = void>
   linearized_function clone() const {
     linearized_function c;
     c.work_ = work_;
@@ -138,6 +139,7 @@ class linearized_function {
   std::size_t points() const noexcept { return points_; }
 
   /// Dense ids 1..N in chain order (the Neuron allocator's renumber_locations). Returns N.
+  template <class = void>
   std::size_t renumber_locations() {
     program_point p = 0;
     for (chain_node& n : chain_) n.point = ++p;
@@ -215,6 +217,7 @@ class linearized_function {
 
  private:
   /// Would commit() return work_ field for field? (See commit() &&.)
+  template <class = void>
   bool in_commit_form() const {
     if (work_.open_loops() != 0) return false;
     inst_id next = 0;  // the chain must visit 0, 1, ... (an opaque loop stands for its body)
@@ -243,6 +246,7 @@ class linearized_function {
 
   /// Is point n inside loop `l` (directly or through nested loops)? Walks n's enclosing loops using
   /// the innermost-loop links of the loop points, which nest like the program does.
+  template <class = void>
   bool inside(const chain_node& n, inst_id l) const {
     for (inst_id cur = n.loop; cur != no_inst; cur = loop_of_[cur]) {
       if (cur == l) return true;
@@ -250,6 +254,7 @@ class linearized_function {
     return false;
   }
 
+  template <class = void>
   chain_node& insert(const chain_node& at, inst_id i, bool after) {
     chain_node& n = storage_.emplace_back();
     n.inst = i;

@@ -33,6 +33,7 @@ struct static_check_report {
   bool ok() const noexcept { return undefined.empty() && unused.empty(); }
 
   /// the Neuron allocator's lines, then one `FILE:LINE: %name ...` line per offending name.
+  template <class = void>
   std::string message(const function& f, const std::string& file = "<input>") const {
     std::ostringstream os;
     if (ok()) return {};

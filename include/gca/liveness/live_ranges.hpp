@@ -86,6 +86,7 @@ struct union_find {
     return x;
   }
   // The smaller root wins, so the result does not depend on the order of unions.
+  template <class = void>
   void unite(std::uint32_t a, std::uint32_t b) {
     a = find(a);
     b = find(b);

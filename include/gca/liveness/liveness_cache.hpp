@@ -57,6 +57,7 @@ namespace detail {
 /// splitmix64), fed every field as a 64-bit word.
 struct fingerprint_lanes {
   std::uint64_t a = 0x9e3779b97f4a7c15ull, b = 0x243f6a8885a308d3ull;
+  template <class = void>
   void add(std::uint64_t x) noexcept {
     a = (a ^ x) * 0xff51afd7ed558ccdull;
     a ^= a >> 33;
@@ -106,6 +107,7 @@ class liveness_cache {
   };
 
   /// The liveness of `lf` (numbered), and in `key` what it was computed on, for give_back.
+  template <class = void>
   liveness take(const linearized_function& lf, liveness_key& key) {
     key.function = lf.work().name;
     key.program = detail::program_fingerprint(lf);
@@ -129,6 +131,7 @@ class liveness_cache {
   }
 
   /// Stores `live` (computed on the program `key` describes) for the next take of its function.
+  template <class = void>
   void give_back(liveness&& live, liveness_key&& key) {
     if (!key.valid) return;
     const std::lock_guard<std::mutex> lock(mutex_);
@@ -148,6 +151,7 @@ class liveness_cache {
   };
 
   /// Stored liveness `old` is the liveness of `now` (see the header comment).
+  template <class = void>
   static bool reusable(const liveness_key& old, const liveness_key& now) {
     if (old.program != now.program || old.whole.size() != now.whole.size() || old.several.size() != old.whole.size())
       return false;

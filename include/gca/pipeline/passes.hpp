@@ -45,12 +45,14 @@ class pass_registry {
 
   void add(std::string name, factory f) { factories_[std::move(name)] = std::move(f); }
   bool contains(std::string_view name) const { return factories_.find(std::string(name)) != factories_.end(); }
+  template <class = void>
   backend_pass create(std::string_view name, const pass_options& opt) const {
     auto it = factories_.find(std::string(name));
     if (it == factories_.end()) throw input_error("Backend pass: " + std::string(name) + " is not registered!");
     return it->second(opt);
   }
   /// Registered names, sorted.
+  template <class = void>
   std::vector<std::string> names() const {
     std::vector<std::string> v;
     for (const auto& [k, f] : factories_) v.push_back(k);

@@ -69,6 +69,7 @@ struct space_nodes {
   std::vector<std::uint8_t> fixed;
   std::vector<node_id> origin;
   place_problem problem() const { return {ranges, extents, pins, fixed}; }
+  template <class = void>
   void add(std::span<const interval> r, extent e, std::optional<placement> at, bool fix, node_id from) {
     ranges.add(r);
     extents.push_back(e);

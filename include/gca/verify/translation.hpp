@@ -84,6 +84,7 @@ struct translation_report {
                                                   [&](const translation_failure& f) { return f.kind == k; }));
   }
   /// One line per failure, translation failures first: "function 'f', tensor %x, line N: <kind>: <message>".
+  template <class = void>
   std::string message() const {
     std::string s;
     for (const translation_failure& f : failures)

@@ -100,6 +100,7 @@ struct verify_report {
         std::count_if(failures.begin(), failures.end(), [&](const verify_failure& f) { return f.kind == k; }));
   }
   /// One line per failure: "function 'f', tensor %x, line N: <kind>: <message>".
+  template <class = void>
   std::string message() const {
     std::string s;
     for (const verify_failure& f : failures) {
@@ -130,6 +131,7 @@ class segment_map {
     cell c;
   };
 
+  template <class = void>
   void assign(std::uint64_t lo, std::uint64_t hi, const cell& c) {
     auto it = map_.lower_bound(lo);
     // Fast path: rewriting exactly one existing segment (a tensor written again, or the next tensor
