@@ -49,7 +49,7 @@ def check(path):
             continue
         if cls and re.match(r"^  [^ /].*\)( const)?( noexcept)?( override)? \{$", line) \
                 and not re.match(r"^  (if|for|while|switch|return|else|explicit|friend|virtual|constexpr|"
-                                 r"static constexpr|template|\[\[)", line) \
+                                 r"static constexpr|template)", line) \
                 and not re.match(r"^  ~?%s\(" % cls, line) and "operator" not in line \
                 and not prev.startswith("template") and not prev.endswith(","):
             j = body_end(lines, i, r"^  \}")
