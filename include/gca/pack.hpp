@@ -97,9 +97,9 @@ std::uint64_t pack_alignment(const dsa_problem& p, std::uint64_t alignment) {
 /// graph when one was built (the exact search reads it too).
 template <class = void>
 coloring_result pack_coloring(const live_range_table& live, const interval_problem& iproblem,
-                                     std::span<const extent> extents, std::span<const double> priority,
-                                     const linear_dram& geom, const pack_options& opt, unsigned threads,
-                                     std::optional<interference_graph>& g, bool& used_intervals) {
+                              std::span<const extent> extents, std::span<const double> priority,
+                              const linear_dram& geom, const pack_options& opt, unsigned threads,
+                              std::optional<interference_graph>& g, bool& used_intervals) {
   constexpr std::uint64_t pairs_per_buffer = 64, small_graph = std::uint64_t{1} << 22;
   const std::uint64_t pairs = opt.interference == pack_interference::automatic
                                   ? sweep_pairs(sweep_degrees(live, iproblem.index))

@@ -52,7 +52,7 @@ std::shared_ptr<Cache> new_pass_cache() {
 /// exact search. The blockers are the caller's (per function, after linking).
 template <class = void>
 space_options space_options_of(const allocator_options& opt, std::chrono::steady_clock::time_point deadline,
-                                      unsigned threads) {
+                               unsigned threads) {
   space_options so{opt.variants, deadline, {}, opt.engine, threads, opt.search, opt.cache.get()};
   so.search.threads = threads;  // the exact search's too: its answer does not depend on them
   return so;

@@ -86,7 +86,7 @@ bool groups_interfere(const std::vector<interval>& x, const std::vector<interval
 /// union of both neighborhoods, counted by group (each neighboring group once, the two groups not at all).
 template <class = void>
 bool merge_is_safe(const interference_graph& g, node_groups& groups, node_id ro, node_id ri, const extent& e,
-                          std::span<const extent> extents, geometry_ref geom, std::vector<node_id>& nbrs) {
+                   std::span<const extent> extents, geometry_ref geom, std::vector<node_id>& nbrs) {
   const std::uint64_t cand = geom.candidates(e);
   if (cand == unbounded) return true;
   nbrs.clear();
@@ -144,7 +144,7 @@ void regroup_nodes(space_attempt& a, node_groups& groups, live_range_table& tabl
 /// attempt's node lists and `table`; returns whether anything was merged.
 template <class = void>
 bool find_partners(space_attempt& a, const linearized_function& lf, const space_filter& filter,
-                          geometry_ref geom, live_range_table& table) {
+                   geometry_ref geom, live_range_table& table) {
   const function& f = lf.work();
   const std::size_t n = a.node_web.size();
   std::vector<node_id> web_node(a.live.webs.size(), ~node_id{0});

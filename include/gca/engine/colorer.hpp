@@ -153,7 +153,7 @@ prepared_problem prepare(const coloring_problem& p, geometry_ref geom) {
 /// Phase 3 for one simplify order.
 template <class = void>
 simplify_result simplify_prepared(const coloring_problem& p, const prepared_problem& q,
-                                         const simplify_weights& weights, simplify_order order) {
+                                  const simplify_weights& weights, simplify_order order) {
   return simplify(p.graph, p.extents, std::span<const node_role>(q.roles), p.spill_costs, p.priority, weights,
                   order);
 }
@@ -161,7 +161,7 @@ simplify_result simplify_prepared(const coloring_problem& p, const prepared_prob
 /// Phase 4 (select with heuristic `opt.heuristic` over the stack `s` of order `opt.order`) and the result.
 template <class = void>
 coloring_result finish(const coloring_problem& p, geometry_ref geom, const color_options& opt,
-                              const prepared_problem& q, const simplify_result& s) {
+                       const prepared_problem& q, const simplify_result& s) {
   const interference_graph& g = p.graph;
   const std::size_t n = g.num_nodes();
   coloring_result r;
@@ -264,7 +264,7 @@ inline constexpr std::size_t parallel_threshold = 20000;
 /// does not depend on the thread count or timing. Throws input_error if `variants` is empty.
 template <class = void>
 coloring_result color_best_of(const coloring_problem& p, geometry_ref geom,
-                                     std::span<const color_options> variants, unsigned threads = 1) {
+                              std::span<const color_options> variants, unsigned threads = 1) {
   if (variants.empty()) throw input_error("color_best_of: no variant to run");
   detail::check_problem(p);
   const simplify_weights weights = geom.weights(p.graph, p.extents);
@@ -307,7 +307,7 @@ coloring_result color_best_of(const coloring_problem& p, const Geometry& geom,
 /// `result.options` is `opt`. Throws input_error on inconsistent sizes or a node id out of range.
 template <class = void>
 coloring_result color_in_order(const coloring_problem& p, geometry_ref geom, std::span<const node_id> order,
-                                      const color_options& opt) {
+                               const color_options& opt) {
   detail::check_problem(p);
   const std::size_t n = p.graph.num_nodes();
   const detail::prepared_problem q = detail::prepare(p, geom);

@@ -142,8 +142,8 @@ struct meeting_scratch {
 
 template <class = void>
 std::span<const placed_neighbor> placed_meeting(const interval_problem& p, node_id v,
-                                                       const std::vector<std::optional<placement>>& placements,
-                                                       meeting_scratch& s) {
+                                                const std::vector<std::optional<placement>>& placements,
+                                                meeting_scratch& s) {
   s.nbrs.clear();
   const std::uint64_t q = ++s.query;
   s.stamp[v] = q;
@@ -440,7 +440,7 @@ prepared_problem prepare_intervals(const interval_problem& p, geometry_ref geom)
 /// the reverse of the graph simplify's removal order for the orders both engines have).
 template <class = void>
 std::vector<node_id> placement_order(const interval_problem& p, const prepared_problem& q,
-                                            std::span<const std::uint32_t> degree, simplify_order order) {
+                                     std::span<const std::uint32_t> degree, simplify_order order) {
   const std::size_t n = p.live.num_nodes();
   std::vector<node_id> nodes;
   for (node_id v = 0; v < n; ++v)
@@ -511,9 +511,9 @@ occupancy occupancy_of(const interval_problem& p, const std::vector<std::optiona
 
 template <class = void>
 std::vector<unplaced_node> place_in_order(const interval_problem& p, geometry_ref geom,
-                                                 std::span<const node_id> nodes, select_heuristic h,
-                                                 std::vector<std::optional<placement>>& placements,
-                                                 meeting_scratch& scratch, const occupancy* base = nullptr) {
+                                          std::span<const node_id> nodes, select_heuristic h,
+                                          std::vector<std::optional<placement>>& placements,
+                                          meeting_scratch& scratch, const occupancy* base = nullptr) {
   std::vector<unplaced_node> out;
   if (nodes.empty()) return out;  // nothing to place: no occupancy to build (a space whose nodes are all fixed)
   if (!linear_memory(geom)) {
@@ -572,8 +572,8 @@ std::vector<unplaced_node> place_in_order(const interval_problem& p, geometry_re
 
 template <class = void>
 coloring_result finish_intervals(const interval_problem& p, geometry_ref geom, const color_options& opt,
-                                        const prepared_problem& q, std::span<const node_id> nodes,
-                                        std::uint64_t pairs) {
+                                 const prepared_problem& q, std::span<const node_id> nodes,
+                                 std::uint64_t pairs) {
   const std::size_t n = p.live.num_nodes();
   coloring_result r;
   r.options = opt;
@@ -602,7 +602,7 @@ coloring_result finish_intervals(const interval_problem& p, geometry_ref geom, c
 /// empty variant list or smallest-last.
 template <class = void>
 coloring_result color_intervals(const interval_problem& p, geometry_ref geom,
-                                       std::span<const color_options> variants, unsigned threads = 1) {
+                                std::span<const color_options> variants, unsigned threads = 1) {
   if (variants.empty()) throw input_error("color_intervals: no variant to run");
   detail::check_interval_problem(p);
   for (const color_options& o : variants)
@@ -659,8 +659,8 @@ struct improve_stats {
 /// over them share the round's state; split, each part would take all of it as arguments.
 template <class = void>
 improve_stats improve_peak(const interval_problem& p, geometry_ref geom, coloring_result& r,
-                                  std::uint64_t lower_bound = 0, unsigned threads = 1, std::size_t max_rounds = 4,
-                                  std::size_t max_victims = 1u << 14) {
+                           std::uint64_t lower_bound = 0, unsigned threads = 1, std::size_t max_rounds = 4,
+                           std::size_t max_victims = 1u << 14) {
   detail::check_interval_problem(p);
   improve_stats st;
   st.before = r.peak;

@@ -50,9 +50,9 @@ bool ranges_meet(std::span<const interval> a, std::span<const interval> b) {
 /// build_interference, so thousands of earlier placements cost no quadratic conflict scan.
 template <class = void>
 coloring_result linear_scan(const live_range_table& ranges, std::span<const extent> extents,
-                                   std::span<const std::optional<placement>> pinned, geometry_ref geom,
-                                   select_heuristic h = select_heuristic::best_fit,
-                                   std::span<const std::uint8_t> fixed = {}) {
+                            std::span<const std::optional<placement>> pinned, geometry_ref geom,
+                            select_heuristic h = select_heuristic::best_fit,
+                            std::span<const std::uint8_t> fixed = {}) {
   const std::size_t n = ranges.num_nodes();
   if (extents.size() != n || (!pinned.empty() && pinned.size() != n) || (!fixed.empty() && fixed.size() != n))
     throw input_error("linear_scan: extents, pinned and fixed need one entry per node");

@@ -96,7 +96,7 @@ std::uint32_t quarter_mask(std::uint32_t start, std::uint32_t parts) {
 /// (place_searcher::prepare_quarters) and the time sweep (engine/place_sweep.hpp).
 template <class = void>
 std::uint32_t quarter_reach(const partition_starts& st, std::uint32_t parts, std::uint32_t quarters,
-                                   std::uint32_t* cmin) {
+                            std::uint32_t* cmin) {
   std::uint32_t reach = 0;
   for (std::uint32_t k = 0; k < st.count; ++k) reach |= quarter_mask(st.start[k], parts);
   for (std::uint32_t S = 1; S < (1u << quarters); ++S) {

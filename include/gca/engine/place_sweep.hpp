@@ -145,8 +145,8 @@ std::uint32_t permute_quarters(std::uint32_t m, const std::array<std::uint8_t, 4
 /// ordered by quarter, so an image is walked in another order: the memory is a heuristic's, as before.)
 template <class = void>
 std::vector<std::array<std::uint8_t, 4>> quarter_symmetries(std::span<const extent> ext,
-                                                                   std::span<const std::optional<placement>> pins,
-                                                                   std::uint32_t partitions, std::uint32_t quarters) {
+                                                            std::span<const std::optional<placement>> pins,
+                                                            std::uint32_t partitions, std::uint32_t quarters) {
   std::vector<std::array<std::uint8_t, 4>> out;
   std::array<std::uint8_t, 4> pi{0, 1, 2, 3};
   // Blocks over every quarter (128 partitions) look the same under each permutation: only the identity

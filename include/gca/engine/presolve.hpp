@@ -59,8 +59,8 @@ namespace detail {
 /// caller has checked that the total of all sizes does not overflow.
 template <class = void>
 std::vector<std::uint8_t> full_sections(std::span<const extent> ext, std::span<const std::size_t> lo,
-                                               std::span<const std::size_t> hi, std::size_t points,
-                                               std::uint64_t capacity) {
+                                        std::span<const std::size_t> hi, std::size_t points,
+                                        std::uint64_t capacity) {
   std::vector<std::uint64_t> delta(points, 0), minus(points, 0);
   for (std::size_t v = 0; v < ext.size(); ++v) {
     delta[lo[v]] += ext[v].bytes;
@@ -78,7 +78,7 @@ std::vector<std::uint8_t> full_sections(std::span<const extent> ext, std::span<c
 /// The chains of hand-offs: next[v] is the node v hands off to (or v itself: none).
 template <class = void>
 std::vector<node_id> handoff_links(const interference_graph& g, std::span<const extent> ext,
-                                          std::span<const interval> life, std::uint64_t capacity) {
+                                   std::span<const interval> life, std::uint64_t capacity) {
   const std::size_t n = ext.size();
   std::vector<node_id> next(n), head(n);
   for (std::size_t v = 0; v < n; ++v) next[v] = head[v] = static_cast<node_id>(v);
@@ -130,7 +130,7 @@ std::vector<node_id> handoff_links(const interference_graph& g, std::span<const 
 /// no hand-off exists or the sizes' total overflows (then no section is known to be full).
 template <class = void>
 std::optional<handoff_merge> merge_handoffs(const interference_graph& g, std::span<const extent> ext,
-                                                   std::span<const interval> life, std::uint64_t capacity) {
+                                            std::span<const interval> life, std::uint64_t capacity) {
   const std::size_t n = ext.size();
   std::uint64_t total = 0;
   for (std::size_t v = 0; v < n; ++v) {

@@ -59,7 +59,7 @@ struct select_result {
 /// Throws input_error when a span has the wrong length.
 template <class = void>
 select_result select(const interference_graph& g, std::span<const extent> extents, const simplify_result& s,
-                            geometry_ref geom, select_heuristic h, std::vector<std::optional<placement>>& placements) {
+                     geometry_ref geom, select_heuristic h, std::vector<std::optional<placement>>& placements) {
   if (extents.size() != g.num_nodes() || placements.size() != g.num_nodes() ||
       s.optimistic.size() != s.stack.size())
     throw input_error("select: extents and placements need one entry per graph node");

@@ -230,9 +230,9 @@ class node_heap {
 /// Deterministic: every choice is ordered by a key and then by node id.
 template <class = void>
 simplify_result simplify(const interference_graph& g, std::span<const extent> extents,
-                                std::span<const node_role> roles, std::span<const double> costs,
-                                std::span<const double> priority, const simplify_weights& weights,
-                                simplify_order order) {
+                         std::span<const node_role> roles, std::span<const double> costs,
+                         std::span<const double> priority, const simplify_weights& weights,
+                         simplify_order order) {
   const std::size_t n = g.num_nodes();
   if (extents.size() != n || roles.size() != n || (!costs.empty() && costs.size() != n) ||
       (!priority.empty() && priority.size() != n) || weights.candidates.size() != n ||

@@ -228,7 +228,7 @@ space_attempt color_space(const linearized_function& lf, const space_filter& fil
 /// of that web is renamed. Returns the number of webs split off into new tensors.
 template <class = void>
 std::size_t commit_space(linearized_function& lf, const space_attempt& a, const space_filter& filter,
-                                geometry_ref geom) {
+                         geometry_ref geom) {
   function& f = lf.work();
   const std::size_t original = f.tensors.size();
   std::vector<tensor_id> web_tensor(a.live.webs.size(), no_tensor);

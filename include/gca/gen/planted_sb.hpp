@@ -138,7 +138,7 @@ void pin_and_thin(std::vector<planted_tensor>& tensors, double pins, double hole
 /// aligned, and all of the room when less than len/small would be left after it (no sliver at the end).
 template <class = void>
 std::uint64_t planted_segment(planted_random& rng, std::uint64_t len, std::uint64_t room, std::uint64_t align,
-                                     std::uint64_t small, std::uint64_t large) {
+                              std::uint64_t small, std::uint64_t large) {
   std::uint64_t bytes = rng.uniform(len / small + 1, len / large) / align * align;
   bytes = std::max(bytes, align);
   return room < bytes + len / small ? room : bytes;

@@ -230,7 +230,7 @@ interference_graph build_interference(const live_range_table& live, std::span<co
 /// either direction) and self loops are dropped. Throws input_error naming an out-of-range endpoint.
 template <class = void>
 interference_graph build_interference(std::size_t num_nodes,
-                                             std::span<const std::pair<node_id, node_id>> edges) {
+                                      std::span<const std::pair<node_id, node_id>> edges) {
   if (num_nodes > std::numeric_limits<node_id>::max())
     throw input_error("build_interference: too many nodes for node_id");
   for (const auto& [u, v] : edges)

@@ -50,7 +50,7 @@ std::vector<std::string_view> split_ws(std::string_view s) {
 
 template <class = void>
 std::uint64_t dimacs_number(std::string_view w, const char* what, const std::string& file,
-                                   std::uint32_t line) {
+                            std::uint32_t line) {
   std::uint64_t v = 0;
   const auto [ptr, ec] = std::from_chars(w.data(), w.data() + w.size(), v);
   if (ec == std::errc::result_out_of_range)

@@ -68,7 +68,7 @@ std::vector<std::string_view> split_csv(std::string_view line) {
 /// An unsigned decimal field no larger than `max`, or a parse_error naming the column.
 template <class = void>
 std::uint64_t parse_unsigned(std::string_view field, std::string_view column, std::uint64_t max,
-                                    const std::string& file, std::uint32_t line) {
+                             const std::string& file, std::uint32_t line) {
   std::uint64_t v = 0;
   const auto [ptr, ec] = std::from_chars(field.data(), field.data() + field.size(), v);
   if (field.empty() || ec == std::errc::invalid_argument || ptr != field.data() + field.size())

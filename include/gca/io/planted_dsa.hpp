@@ -286,8 +286,8 @@ planted_grid planted_family_grid(const planted_options& o, planted_rng& rng) {
 /// are removed, in that order, while the kept area is above `tightness` x the box (horizon x units).
 template <class = void>
 std::pair<std::vector<std::size_t>, std::vector<std::uint8_t>> planted_thinning(const planted_grid& g,
-                                                                                      double tightness,
-                                                                                      planted_rng& rng) {
+                                                                               double tightness,
+                                                                               planted_rng& rng) {
   const std::vector<planted_rect>& r = g.rects;
   std::uint64_t horizon = 0;
   long double area = 0;

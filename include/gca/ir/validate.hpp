@@ -106,8 +106,8 @@ namespace detail {
 /// byte in each; at most `bytes` per partition when `bytes_bound` is given (PSUM judges bytes itself).
 template <class = void>
 std::optional<std::string> rectangle_shape_problem(const extent& e, std::uint32_t partitions,
-                                                          const std::string& partitions_bound, std::uint64_t bytes,
-                                                          const std::string& bytes_bound) {
+                                                   const std::string& partitions_bound, std::uint64_t bytes,
+                                                   const std::string& bytes_bound) {
   if (e.partitions == 0) return "a tensor needs at least 1 partition";
   if (e.partitions > partitions)
     return std::to_string(e.partitions) + " partitions is more than the " + std::to_string(partitions) + " " +
@@ -122,7 +122,7 @@ std::optional<std::string> rectangle_shape_problem(const extent& e, std::uint32_
 /// A tensor of a linear memory (DRAM or a target's own): a size in bytes, at least one, at most `bytes`.
 template <class = void>
 std::optional<std::string> linear_shape_problem(const extent& e, std::uint64_t bytes, const std::string& name,
-                                                       std::string_view target_name) {
+                                                std::string_view target_name) {
   if (e.partitions != 1) return "a " + name + " tensor has a size in bytes, not partitions";
   if (e.bytes == 0) return "a " + name + " tensor needs at least 1 byte";
   if (e.bytes > bytes)
@@ -136,8 +136,8 @@ std::optional<std::string> linear_shape_problem(const extent& e, std::uint64_t b
 /// name no memory), the log name for a target's own.
 template <class = void>
 std::optional<std::string> rectangle_place_problem(const placement& p, const extent& e,
-                                                          std::uint32_t partitions, std::uint64_t bytes,
-                                                          std::uint64_t align, const std::string& name) {
+                                                   std::uint32_t partitions, std::uint64_t bytes,
+                                                   std::uint64_t align, const std::string& name) {
   if (p.partition >= partitions || e.partitions > partitions - p.partition)
     return "placement partitions " + std::to_string(p.partition) + ".." +
            std::to_string(std::uint64_t{p.partition} + e.partitions - 1) + " are out of bounds" +
@@ -157,7 +157,7 @@ std::optional<std::string> rectangle_place_problem(const placement& p, const ext
 /// A place in a linear memory: partition 0, an aligned address, its bytes inside `bytes`.
 template <class = void>
 std::optional<std::string> linear_place_problem(const placement& p, const extent& e, std::uint64_t bytes,
-                                                       std::uint64_t align, const std::string& name) {
+                                                std::uint64_t align, const std::string& name) {
   if (p.partition != 0) return "a " + name + " placement has no partition";
   if (p.offset % align != 0)
     return name + " address " + std::to_string(p.offset) + " is not aligned to " + std::to_string(align);

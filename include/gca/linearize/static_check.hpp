@@ -57,7 +57,7 @@ namespace detail {
 /// repeats) the body from its top, then whatever follows the loop.
 template <class = void>
 bool def_reaches_read(const function& f, const std::vector<inst_id>& parent,
-                             std::span<const def_use_event> ev, std::size_t e) {
+                      std::span<const def_use_event> ev, std::size_t e) {
   inst_id pos = ev[e].inst;
   inst_id scope = parent[pos];
   auto first_at_or_after = [&](inst_id from) {
@@ -84,7 +84,7 @@ bool def_reaches_read(const function& f, const std::vector<inst_id>& parent,
 
 template <class = void>
 static_check_report static_check(const function& f, const def_use_index& du,
-                                        const std::vector<inst_id>& parent) {
+                                 const std::vector<inst_id>& parent) {
   static_check_report r;
   for (tensor_id t = 0; t < f.tensors.size(); ++t) {
     const auto ev = du.of(t);

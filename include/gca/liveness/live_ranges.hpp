@@ -273,7 +273,7 @@ struct reaching {
 /// write around the back edge and keeps the value live to its end.
 template <class = void>
 void reach_read(const event_table& t, const std::vector<std::uint32_t>& defs_idx, std::uint32_t k,
-                       std::size_t n_points, reaching& r) {
+                std::size_t n_points, reaching& r) {
   const std::vector<live_event>& ev = t.ev;
   // Last write strictly before point p (index into ev), or no_index.
   auto last_def_before = [&](program_point p) -> std::uint32_t {
@@ -335,7 +335,7 @@ reaching reaching_writes(const event_table& t, std::size_t n_tensors, std::size_
 /// first appearance by tensor then event; each web's pieces of range. Returns each event's web.
 template <class = void>
 std::vector<web_id> form_webs(const function& f, const event_table& t, reaching& r, liveness& out,
-                                     std::vector<std::vector<interval>>& pieces) {
+                              std::vector<std::vector<interval>>& pieces) {
   std::vector<web_id> root_web(t.ev.size(), no_web);
   for (tensor_id x = 0; x < f.tensors.size(); ++x) {
     if (kept_whole(f.tensors[x]))  // never split (see kept_whole)

@@ -101,8 +101,8 @@ struct run_options {
 /// the first failing pass; passes that already ran keep their effect, the failing one leaves none.
 template <class = void>
 std::vector<pass_report> run_pipeline(module& m, const std::vector<std::string>& schedule,
-                                             pass_registry registry, const pass_options& popt,
-                                             const run_options& ropt = {}) {
+                                      pass_registry registry, const pass_options& popt,
+                                      const run_options& ropt = {}) {
   std::vector<pass_report> out;
   for (const std::string& name : schedule) {
     if (name.rfind("memory_analysis_after_", 0) == 0 && !registry.contains(name)) add_memory_analysis(registry, name);

@@ -99,7 +99,7 @@ struct memory_peak {
 /// local, shared, debug), then the memories the target adds, in its order.
 template <class = void>
 std::vector<memory_peak> memory_peaks(const function& f, const target& tgt,
-                                             std::initializer_list<memory_type> order = {
+                                      std::initializer_list<memory_type> order = {
                                                  memory_type::sb, memory_type::psum, memory_type::dram,
                                                  memory_type::reg}) {
   std::vector<memory_type> all(order);

@@ -140,7 +140,7 @@ struct peak_problem {
 /// Builds the search input; returns nothing (with `why`) when the problem is too large for the search.
 template <class = void>
 std::optional<peak_problem> make_peak_problem(const space_attempt& b, std::uint64_t align,
-                                                     const search_options& opt, std::string& why) {
+                                              const search_options& opt, std::string& why) {
   peak_problem p;
   for (node_id v = 0; v < b.extents.size(); ++v) {
     if (b.pins[v]) {
@@ -187,7 +187,7 @@ std::optional<peak_problem> make_peak_problem(const space_attempt& b, std::uint6
 /// true interference, and base keeps it clear of the fixed nodes.
 template <class = void>
 std::uint64_t adopt_peak_search(space_attempt& b, const peak_problem& p, const search_result& r,
-                                       geometry_ref geom) {
+                                geometry_ref geom) {
   coloring_result& c = *b.result;
   c.placements = b.pins;
   for (std::size_t k = 0; k < p.free.size(); ++k) c.placements[p.free[k]] = placement{0, p.base + r.placements[k].offset};
@@ -207,9 +207,9 @@ std::uint64_t adopt_peak_search(space_attempt& b, const peak_problem& p, const s
  */
 template <class = void>
 peak_search_report lower_linear_peak(const linearized_function& lf, const space_filter& filter,
-                                            geometry_ref geom, std::span<const placed_neighbor> blockers,
-                                            const search_options& opt,
-                                            std::chrono::steady_clock::time_point deadline, space_attempt& a) {
+                                     geometry_ref geom, std::span<const placed_neighbor> blockers,
+                                     const search_options& opt,
+                                     std::chrono::steady_clock::time_point deadline, space_attempt& a) {
   peak_search_report rep;
   rep.coloring_peak = rep.peak = a.result->peak;
   const std::uint64_t align = std::max<std::uint64_t>(1, geom.linear_alignment().value_or(1));

@@ -136,8 +136,8 @@ web_touches collect_touches(linearized_function& lf, const std::vector<web_id>& 
 /// would undo the relief there. Per touching node, the outermost such loop (no_inst: reload in place).
 template <class = void>
 std::vector<inst_id> hoist_targets(const linearized_function& lf, const web_touches& t,
-                                          const std::vector<inst_id>& parent, const std::vector<std::uint8_t>& over,
-                                          const std::vector<interval>& spans) {
+                                   const std::vector<inst_id>& parent, const std::vector<std::uint8_t>& over,
+                                   const std::vector<interval>& spans) {
   std::vector<inst_id> hoist(t.nodes.size(), no_inst);
   if (!lf.flattened() || over.empty()) return hoist;
   auto inside = [&](inst_id l, const chain_node* m) {
@@ -261,8 +261,8 @@ struct spill_edit {
 /// temporary (shared by the reads a hoisted reload serves), the reload before and the store after.
 template <class = void>
 void insert_spill_code(linearized_function& lf, const space_attempt& a, web_id w, memory_type next,
-                              const target& tgt, spill_state& st, const std::vector<std::uint8_t>& over,
-                              spill_round& round) {
+                       const target& tgt, spill_state& st, const std::vector<std::uint8_t>& over,
+                       spill_round& round) {
   spill_edit e(lf, a, w, tgt, st, round);
   e.make_slot(next);
   const web_touches t = collect_touches(lf, a.live.slot_web, w);

@@ -81,7 +81,7 @@ std::vector<tensor_id> unplaced_tensors(const space_attempt& a) {
 /// help" is a promise: it is printed only with a proof).
 template <class = void>
 std::string gave_up_message(std::string_view m, const std::vector<std::string>& names, std::uint64_t nodes,
-                                   bool out_of_time = false) {
+                            bool out_of_time = false) {
   return "couldn't allocate every tensor in " + std::string(m) + named_tensors(names) +
          ": nothing more can be spilled, and the placement search gave up after " + std::to_string(nodes) +
          " search nodes" + (out_of_time ? " (its time budget spent)" : "") +
@@ -129,7 +129,7 @@ enum class refusal {
 /// proof; with the search on, the search's proof 1 would have found it, so search_gave_up comes first.)
 template <class = void>
 std::string nothing_left_message(refusal why, std::string_view m, const std::vector<std::string>& names,
-                                        std::uint64_t search_nodes, bool search_out_of_time) {
+                                 std::uint64_t search_nodes, bool search_out_of_time) {
   switch (why) {
     case refusal::search_gave_up:
       return gave_up_message(m, names, search_nodes, search_out_of_time);

@@ -43,8 +43,8 @@ namespace gca {
 /// `start` under `deadline` (time_point::max(): none).
 template <class = void>
 std::chrono::steady_clock::time_point search_deadline(const search_options& opt,
-                                                             std::chrono::steady_clock::time_point start,
-                                                             std::chrono::steady_clock::time_point deadline) {
+                                                      std::chrono::steady_clock::time_point start,
+                                                      std::chrono::steady_clock::time_point deadline) {
   using sec = std::chrono::duration<double>;
   const bool none = deadline == std::chrono::steady_clock::time_point::max();
   double budget = none ? opt.seconds : std::min(opt.seconds, std::max(0.0, sec(deadline - start).count()) * opt.time_share);
@@ -84,7 +84,7 @@ struct space_nodes {
 /// color_space.
 template <class = void>
 space_nodes spilled_view(const space_attempt& a, const function& f, std::span<const std::uint8_t> spilled,
-                                const std::vector<std::vector<program_point>>& events) {
+                         const std::vector<std::vector<program_point>>& events) {
   space_nodes out;
   for (node_id v = 0; v < a.node_web.size(); ++v) {
     const web_id w = a.node_web[v];

@@ -23,7 +23,7 @@ namespace gca::detail {
 /// group (spill_to_next_tier::spillable).
 template <class = void>
 bool spillable_web(const function& f, const liveness& live, web_id w, const space_filter& filter,
-                          const spill_state& st) {
+                   const spill_state& st) {
   const web& x = live.webs[w];
   const tensor& t = f.tensors[x.tensor];
   if (!filter.colors(t) || st.is_temp(x.tensor)) return false;
@@ -76,7 +76,7 @@ std::vector<double> pressure_profile(const space_attempt& a, const pressure_meas
 /// Over-full points so far: over_prefix[p] counts them below p. Returns whether there is any.
 template <class = void>
 bool count_over_full(const std::vector<double>& pressure, const pressure_measure& pm, std::size_t n_points,
-                            std::vector<double>& over_prefix) {
+                     std::vector<double>& over_prefix) {
   bool any = false;
   for (std::size_t p = 0; p < n_points; ++p) {
     const bool over = pm.over(pressure[p]);
@@ -91,10 +91,10 @@ bool count_over_full(const std::vector<double>& pressure, const pressure_measure
 /// live at its own events).
 template <class = void>
 std::optional<web_id> best_relief(const function& f, const liveness& live, const std::vector<web_id>& candidates,
-                                         const std::vector<std::uint8_t>& chosen,
-                                         const std::vector<std::vector<program_point>>& events,
-                                         const std::vector<double>& over_prefix, const pressure_measure& pm,
-                                         std::size_t n_points) {
+                                  const std::vector<std::uint8_t>& chosen,
+                                  const std::vector<std::vector<program_point>>& events,
+                                  const std::vector<double>& over_prefix, const pressure_measure& pm,
+                                  std::size_t n_points) {
   std::optional<web_id> best;
   double best_score = 0;
   for (web_id w : candidates) {
@@ -114,7 +114,7 @@ std::optional<web_id> best_relief(const function& f, const liveness& live, const
 /// Spilling web w removes its area from its range except at its own event points.
 template <class = void>
 void relieve(std::vector<double>& pressure, std::span<const interval> range,
-                    const std::vector<program_point>& events, double sz, std::size_t n_points) {
+             const std::vector<program_point>& events, double sz, std::size_t n_points) {
   std::vector<double> delta(n_points + 1, 0.0);
   for (const interval& i : range) {
     delta[i.begin] -= sz;
@@ -132,7 +132,7 @@ void relieve(std::vector<double>& pressure, std::span<const interval> range,
 /// read or written there (or may not be spilled). Names their tensors in st.hopeless: spilling can't help.
 template <class = void>
 void name_hopeless(const space_attempt& a, const std::vector<double>& pressure, const pressure_measure& pm,
-                          std::size_t n_points, spill_state& st) {
+                   std::size_t n_points, spill_state& st) {
   program_point worst = 0;
   while (worst < n_points && !pm.over(pressure[worst])) ++worst;
   for (node_id v = 0; v < a.node_web.size(); ++v) {
@@ -148,9 +148,9 @@ void name_hopeless(const space_attempt& a, const std::vector<double>& pressure, 
 /// nullopt: over-full from the start and nothing relieves it (st.hopeless names why): no spill can help.
 template <class = void>
 std::optional<std::vector<web_id>> pressure_victims(const function& f, const space_attempt& a,
-                                                           const space_filter& filter, spill_state& st,
-                                                           std::vector<std::uint8_t>& over_full,
-                                                           std::vector<std::uint8_t>& chosen) {
+                                                    const space_filter& filter, spill_state& st,
+                                                    std::vector<std::uint8_t>& over_full,
+                                                    std::vector<std::uint8_t>& chosen) {
   const liveness& live = a.live;
   const std::size_t n_points = live.points + 2;
   const pressure_measure pm = measure_of(*a.geometry);
@@ -185,7 +185,7 @@ std::optional<std::vector<web_id>> pressure_victims(const function& f, const spa
 /// graph, so there the unplaced web itself is all it can offer).
 template <class = void>
 std::vector<web_id> fragmentation_victims(const function& f, const space_attempt& a, const space_filter& filter,
-                                                 const spill_state& st, std::vector<std::uint8_t>& chosen) {
+                                          const spill_state& st, std::vector<std::uint8_t>& chosen) {
   const liveness& live = a.live;
   std::vector<web_id> out;
   for (const unplaced_node& u : a.result->unplaced) {
@@ -218,8 +218,8 @@ std::vector<web_id> fragmentation_victims(const function& f, const space_attempt
 /// are sorted by web id.
 template <class = void>
 std::vector<web_id> choose_victims(const linearized_function& lf, const space_attempt& a,
-                                          const space_filter& filter, spill_state& st,
-                                          std::vector<std::uint8_t>& over_full) {
+                                   const space_filter& filter, spill_state& st,
+                                   std::vector<std::uint8_t>& over_full) {
   const function& f = lf.work();
   std::vector<std::uint8_t> chosen(a.live.webs.size(), 0);
   std::optional<std::vector<web_id>> pressured = pressure_victims(f, a, filter, st, over_full, chosen);

@@ -548,7 +548,7 @@ class lockstep {
 /// Never throws on a bad allocation. Both modules must be structurally valid (ir/validate.hpp).
 template <class = void>
 [[nodiscard]] translation_report verify(const module& original, const module& allocated,
-                                               verify_options opt = {}) {
+                                        verify_options opt = {}) {
   translation_report r;
   r.placement = verify(allocated, opt);
   detail::translation_impl::lockstep(original, allocated, opt, r).run();

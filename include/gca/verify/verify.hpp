@@ -225,7 +225,7 @@ inline std::uint64_t sat_add(std::uint64_t a, std::uint64_t b) noexcept {
 /// other k >= 1, so what follows sees the same picture; only later iterations' own reads go unchecked.
 template <class = void>
 std::vector<std::uint64_t> plan_iterations(const function& f, const verify_options& opt,
-                                                 std::uint64_t& shortened) {
+                                          std::uint64_t& shortened) {
   const std::size_t n = f.insts.size();
   std::vector<std::uint64_t> iters(n, 1), body_cost(n, 0);
   std::vector<std::uint32_t> depth(n, 0);
@@ -270,8 +270,8 @@ struct shadow {
 /// overlaps it, so it needs no shadow).
 template <class = void>
 void layout_shadows(const function& f, const std::vector<region>& reg, std::vector<shadow>& mem,
-                           std::vector<std::pair<std::uint32_t, std::uint32_t>>& band_range,
-                           std::vector<char>& alone) {
+                    std::vector<std::pair<std::uint32_t, std::uint32_t>>& band_range,
+                    std::vector<char>& alone) {
   const std::size_t n = f.tensors.size();
   std::size_t memories = 4;  // the four, and every memory a target adds that a tensor lives in
   for (const tensor& x : f.tensors) memories = std::max(memories, memory_index(x) + 1);

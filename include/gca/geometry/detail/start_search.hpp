@@ -99,8 +99,8 @@ constexpr bool better(const start_choice& a, const start_choice& b, select_heuri
 /// minus `blocked` (any order; sorted and merged here, hence by reference). One pass over the gaps.
 template <class = void>
 std::optional<start_choice> pick_start(std::span<const start_range> domain,
-                                              std::vector<start_range>& blocked, std::uint64_t size,
-                                              std::uint64_t align, select_heuristic h) {
+                                       std::vector<start_range>& blocked, std::uint64_t size,
+                                       std::uint64_t align, select_heuristic h) {
   merge_ranges(blocked);
   std::optional<start_choice> best;
   // Considers the free run of starts [x, y]; returns true when first fit may stop (runs come in
@@ -179,9 +179,9 @@ constexpr bool bytes_overlap(const extent& e, const placement& p, const extent& 
 /// start partitions wins, ties to the lower start partition. O(k d log d) for k <= 4 start partitions.
 template <class = void>
 std::optional<placement> select_rect(const extent& e, std::span<const placed_neighbor> placed,
-                                            std::uint32_t total_partitions,
-                                            std::span<const start_range> domain, std::uint64_t align,
-                                            select_heuristic h) {
+                                     std::uint32_t total_partitions,
+                                     std::span<const start_range> domain, std::uint64_t align,
+                                     select_heuristic h) {
   const partition_starts starts = allowed_partition_starts(e.partitions, total_partitions);
   std::optional<placement> best;
   std::optional<start_choice> best_choice;
