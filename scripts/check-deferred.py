@@ -5,7 +5,8 @@ A plain inline function's body makes every file that includes its header instant
 library's templates it names; a template's body does so only where it is instantiated. So a header's
 function of four lines or more at namespace scope, and a member function of five lines or more of a
 class that is not a template, must be a template (`template <class = void>` when it has no parameter of
-its own). Shorter functions, constexpr functions, constructors, destructors and operators are exempt.
+its own; a signature may run over several lines, a member may be ref-qualified). Shorter
+functions, constexpr functions, constructors, destructors and operators are exempt.
 
 Usage: scripts/check-deferred.py INCLUDE_DIR. Prints each plain function that breaks the rule as
 FILE:LINE: NAME (N lines), and exits 1 if there is any.
@@ -47,12 +48,19 @@ def check(path):
             k -= 1
         if lines[k].strip().startswith("template"):
             continue
-        if cls and re.match(r"^  [^ /].*\)( const)?( noexcept)?( override)? \{$", line) \
+        if not cls or not re.match(r"^  [^ /]", line) or prev.endswith(","):
+            continue
+        # The signature, over continuation lines (indented deeper) up to the line that opens the body.
+        e, sig = i, line
+        while not re.search(r"[{;]\s*$", lines[e]) and e + 1 < len(lines) and lines[e + 1].startswith("    ") and e < i + 4:
+            e += 1
+            sig += " " + lines[e].strip()
+        if re.match(r"^  [^ /].*\)( const)?( ?&&| ?&)?( noexcept)?( override)? \{$", sig) \
                 and not re.match(r"^  (if|for|while|switch|return|else|explicit|friend|virtual|constexpr|"
                                  r"static constexpr|template)", line) \
                 and not re.match(r"^  ~?%s\(" % cls, line) and "operator" not in line \
-                and not prev.startswith("template") and not prev.endswith(","):
-            j = body_end(lines, i, r"^  \}")
+                and not prev.startswith("template"):
+            j = body_end(lines, e, r"^  \}")
             if j - i + 1 >= 5 and j < len(lines) and re.match(r"^  \}", lines[j]):
                 found.append((i + 1, cls + "::" + re.sub(r"\(.*", "", line).split()[-1], j - i + 1))
     return found

@@ -26,6 +26,7 @@ struct source_loc {
 
 class parse_error : public std::invalid_argument {
  public:
+  template <class = void>
   parse_error(std::string file, source_loc loc, std::string message)
       : std::invalid_argument(format(file, loc, message)),
         file_(std::move(file)),

@@ -38,7 +38,8 @@ watchdog_state& watchdog() noexcept {
 }  // namespace detail
 
 /// The calling thread's deadline (time_point::max(): none).
-inline std::chrono::steady_clock::time_point watchdog_deadline() noexcept { return detail::watchdog().deadline; }
+template <class = void>
+std::chrono::steady_clock::time_point watchdog_deadline() noexcept { return detail::watchdog().deadline; }
 
 /// Throws timeout_error if the calling thread's deadline has passed (reads the clock).
 template <class = void>

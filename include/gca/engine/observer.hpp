@@ -71,6 +71,7 @@ struct stream_observer {
     *os << "      best " << log_name(m) << " heuristic = " << h << '\n';
   }
   /// After the fixpoint: iterations, estimated cycles, tensors spilled, bytes per partition spilled.
+  template <class = void>
   void did_finish(memory_type m, std::size_t iterations, std::uint64_t cycles, std::size_t spilled,
                   std::uint64_t bytes) {
     const std::string_view n = log_name(m);

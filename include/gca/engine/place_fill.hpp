@@ -179,6 +179,7 @@ struct resumable_walk {
 /// when the sizes share a large enough factor, else the merged lists. Keeps its scratch space.
 class subset_fill {
  public:
+  template <class = void>
   std::uint64_t operator()(const std::vector<std::uint64_t>& sizes, std::uint64_t total, std::uint64_t len) {
     if (sizes.empty() || sizes.front() > len) return 0;
     if (total <= len) return total;

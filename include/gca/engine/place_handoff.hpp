@@ -38,6 +38,7 @@ class exact_tiler {
   /// Whether `blocks` (partitions x bytes) cover the `region` (per quarter q < quarters, its free runs,
   /// sorted and disjoint) exactly: each block at an allowed start partition and an aligned offset, inside
   /// one segment, every cell of the region covered once and no block outside it. Within `max_nodes`.
+  template <class = void>
   answer run(std::span<const std::vector<free_run>> region, std::span<const extent> blocks, const rect_layout& lay,
              std::uint32_t quarters, std::uint64_t max_nodes) {
     lay_ = lay, quarters_ = quarters, budget_ = max_nodes, nodes_ = 0;

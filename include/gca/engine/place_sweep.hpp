@@ -123,7 +123,8 @@ void hash_taken(print128& p, std::uint32_t q, std::span<const taken_run> merged)
     p[1] += salted_mix(salted_mix(salted_mix(at, 14) ^ r.hi, 16) ^ r.life, 18);
   }
 }
-inline void add_taken_print(print128& p, std::uint32_t q, std::span<taken_run> runs) {
+template <class = void>
+void add_taken_print(print128& p, std::uint32_t q, std::span<taken_run> runs) {
   hash_taken(p, q, runs.first(merge_taken(runs)));
 }
 /// The mask m with quarter q moved to pi[q].

@@ -290,6 +290,7 @@ class print_set {
     has_zero_ = false;
   }
   std::size_t size() const noexcept { return count_; }
+  template <class = void>
   bool contains(const print_key& k) const noexcept {
     if (empty(k)) return has_zero_;
     return !slots_.empty() && slots_[probe(slots_, k)] == k;

@@ -51,6 +51,7 @@ class psum_banks {
   std::uint64_t capacity() const noexcept { return banks_ * bank_bytes_; }  // bytes per partition
   std::uint64_t alignment() const noexcept { return alignment_; }
 
+  template <class = void>
   bool fits(const extent& e) const noexcept { return candidates(e) > 0; }
 
   template <class = void>
@@ -62,6 +63,7 @@ class psum_banks {
     return std::find(s.start.begin(), s.start.begin() + s.count, p.partition) != s.start.begin() + s.count;
   }
 
+  template <class = void>
   std::uint64_t candidates(const extent& e) const noexcept {
     if (e.bytes == 0) return 0;
     return detail::allowed_partition_starts(e.partitions, partitions_).count * byte_starts(e);
@@ -81,6 +83,7 @@ class psum_banks {
 
   std::uint64_t end(const extent& e, const placement& p) const noexcept { return p.offset + e.bytes; }
 
+  template <class = void>
   std::optional<placement> select(const extent& e, std::span<const placed_neighbor> placed,
                                   select_heuristic h) const {
     if (!fits(e)) return std::nullopt;

@@ -45,6 +45,7 @@ class registers {
   std::uint64_t end(const extent&, const placement& p) const noexcept { return p.offset + 1; }
 
   /// The lowest register no neighbor holds: O(d log d).
+  template <class = void>
   std::optional<placement> select(const extent& e, std::span<const placed_neighbor> placed,
                                   select_heuristic) const {
     if (!fits(e)) return std::nullopt;

@@ -80,6 +80,7 @@ class scratchpad_2d {
 
   std::uint64_t end(const extent& e, const placement& p) const noexcept { return p.offset + e.bytes; }
 
+  template <class = void>
   std::optional<placement> select(const extent& e, std::span<const placed_neighbor> placed,
                                   select_heuristic h) const {
     if (!fits(e)) return std::nullopt;

@@ -39,6 +39,7 @@ class interval_index {
   interval_index() = default;
 
   /// Indexes every interval of `live` (canonical ranges: sorted, disjoint, non-empty; checked).
+  template <class = void>
   explicit interval_index(const live_range_table& live) : nodes_(live.num_nodes()) {
     std::vector<entry> all;
     all.reserve(live.intervals.size());

@@ -107,6 +107,7 @@ class function {
   }
 
   /// Appends an instruction to the innermost open loop (or the function body).
+  template <class = void>
   inst_id add_instruction(symbol_id opcode, std::span<const tensor_id> outs,
                           std::span<const tensor_id> ins, bool rmw = false, source_loc at = {}) {
     instruction i;

@@ -491,12 +491,14 @@ class text_parser {
 }  // namespace detail
 
 /// Parses a whole module. `file` is only used in error messages.
-inline module parse(std::string_view text, std::string file = "<input>", parse_options opt = {}) {
+template <class = void>
+module parse(std::string_view text, std::string file = "<input>", parse_options opt = {}) {
   return detail::text_parser(text, std::move(file), opt).run();
 }
 
 /// Reads and parses a file; a file that can't be read is a parse_error "FILE: error: cannot ...".
-inline module parse_file(const std::string& path, parse_options opt = {}) {
+template <class = void>
+module parse_file(const std::string& path, parse_options opt = {}) {
   return parse(read_source_file(path), path, opt);
 }
 

@@ -149,13 +149,16 @@ class linearized_function {
 
   /// Appends `i` (already added to work() by the caller) as a new point right before / after `at`,
   /// in the same loop as `at`. Constant time; call renumber_locations() before using points again.
+  template <class = void>
   chain_node& insert_before(const chain_node& at, inst_id i) { return insert(at, i, false); }
+  template <class = void>
   chain_node& insert_after(const chain_node& at, inst_id i) { return insert(at, i, true); }
 
   /// commit() of a linearization the caller is done with: when the chain still lists the working
   /// copy's instructions in order and the copy is laid out as commit() lays a function out (operands in
   /// instruction order, the fields add_instruction / begin_loop set), the copy IS the committed function
   /// and is moved out instead of rebuilt (at 10^6 points the rebuild was a tenth of a DRAM pass).
+  template <class = void>
   function commit() && {
     if (!in_commit_form()) return static_cast<const linearized_function&>(*this).commit();
     return std::move(work_);
@@ -163,6 +166,7 @@ class linearized_function {
 
   /// The function in chain order: loops re-nested, inserted instructions in place. In the opaque
   /// form a loop's body is copied through unchanged (nothing is inserted inside an opaque loop).
+  template <class = void>
   function commit() const& {
     function out;
     out.name = work_.name;

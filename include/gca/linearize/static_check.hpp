@@ -107,7 +107,8 @@ static_check_report static_check(const function& f, const def_use_index& du,
   return r;
 }
 
-inline static_check_report static_check(const function& f) {
+template <class = void>
+static_check_report static_check(const function& f) {
   return static_check(f, build_def_use(f), loop_parents(f));
 }
 

@@ -173,6 +173,7 @@ struct spill_round {
   std::vector<interval> spans;
   fresh_names names;
 
+  template <class = void>
   explicit spill_round(const linearized_function& lf)
       : parent(loop_parents(lf.work())), weight(loop_weights(lf.work(), parent)), spans(loop_spans(lf)),
         names(lf.work()) {}
