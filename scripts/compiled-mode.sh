@@ -3,7 +3,8 @@
 # a program that runs an allocator: compiled header-only, its object defines gca::allocate_space (the
 # spill fixpoint, the heaviest listed instantiation); compiled with -DGCA_COMPILED, it defines none and
 # references gca::detail::allocate_standard (nm: U), so the instantiations really come from the
-# gca_compiled library. Prints both compile times (user + system CPU seconds of the compiler).
+# gca_compiled library; the same for the parser (text_parser::run defined header-only, gca::parse referenced
+# in the compiled mode). Prints both compile times (user + system CPU seconds of the compiler).
 cxx=$1; inc=$2; file=$3
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
@@ -20,4 +21,10 @@ defined_header=$(nm -C "$tmp/header.o" | grep -Ec ' [TtWw] (.* )?gca::allocate_s
 defined_compiled=$(nm -C "$tmp/compiled.o" | grep -Ec ' [TtWw] (.* )?gca::allocate_space<')
 referenced_compiled=$(nm -C "$tmp/compiled.o" | grep -Ec ' U (.* )?gca::detail::allocate_standard<')
 echo "allocate_space definitions: header-only $defined_header, compiled $defined_compiled; allocate_standard references in compiled: $referenced_compiled"
-[ "$defined_header" -gt 0 ] && [ "$defined_compiled" = 0 ] && [ "$referenced_compiled" -gt 0 ]
+# The parser likewise (ir/parser.hpp's GCA_COMPILED_PARSER): its body is the library's.
+parser_header=$(nm -C "$tmp/header.o" | grep -Ec ' [TtWw] (.* )?gca::detail::text_parser<void>::run')
+parser_compiled=$(nm -C "$tmp/compiled.o" | grep -Ec ' [TtWw] (.* )?gca::detail::text_parser<void>::run')
+parse_referenced=$(nm -C "$tmp/compiled.o" | grep -Ec ' U (.* )?gca::parse(_file)?<void>')
+echo "text_parser::run definitions: header-only $parser_header, compiled $parser_compiled; parse references in compiled: $parse_referenced"
+[ "$defined_header" -gt 0 ] && [ "$defined_compiled" = 0 ] && [ "$referenced_compiled" -gt 0 ] &&
+  [ "$parser_header" -gt 0 ] && [ "$parser_compiled" = 0 ] && [ "$parse_referenced" -gt 0 ]

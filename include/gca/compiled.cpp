@@ -9,4 +9,8 @@
 
 namespace gca {
 GCA_COMPILED_LIST()  // the list of gca/compiled.hpp, as explicit instantiation definitions
+GCA_COMPILED_PARSER()       // and the parser's (ir/parser.hpp),
+GCA_COMPILED_VERIFY()       // the verifier's (verify/verify.hpp),
+GCA_COMPILED_TRANSLATION()  // the two-program check's (verify/translation.hpp)
+GCA_COMPILED_PIPELINE()     // and the pass registry's and the pipeline runner's (pipeline/pipeline.hpp)
 }  // namespace gca

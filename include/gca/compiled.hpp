@@ -16,7 +16,11 @@
 // (spill_to_next_tier::spill and ::spillable, whose body, spill/spill_code.hpp, is left out here). Here the list is expanded as
 // explicit instantiation declarations (`extern template`), which keep a file from instantiating these
 // non-inline templates itself ([temp.explicit]); the library's one file (gca/compiled.cpp) includes the
-// bodies and expands the same list as explicit instantiation definitions: one list, no drift. A file
+// bodies and expands the same list as explicit instantiation definitions: one list, no drift. The parser
+// (ir/parser.hpp), the verifier and the two-program check (verify/verify.hpp, verify/translation.hpp), and
+// the pass registry and the pipeline runner (pipeline/pipeline.hpp) have such lists of their own, declared
+// in their headers (a file that parses, verifies or runs pipelines includes those headers, not this one)
+// and defined in gca/compiled.cpp as well. A file
 // that uses any other instantiation (its own policy or observer) includes drivers/allocate.hpp or
 // <gca/gca.hpp> and instantiates it in place, so the mode never changes what compiles, only where.
 #pragma once

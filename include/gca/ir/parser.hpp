@@ -502,4 +502,15 @@ module parse_file(const std::string& path, parse_options opt = {}) {
   return parse(read_source_file(path), path, opt);
 }
 
+/// The compiled mode (gca/compiled.hpp) compiles the parser once, into the gca_compiled library: a file
+/// built with -DGCA_COMPILED that parses a kernel declares these two instantiations instead of making
+/// them (the parser was about half of such a file's compile time: docs/PERFORMANCE.md, "Compile time").
+/// gca/compiled.cpp expands the same list as the definitions.
+#define GCA_COMPILED_PARSER(Prefix)                                                   \
+  Prefix template module parse<void>(std::string_view, std::string, parse_options); \
+  Prefix template module parse_file<void>(const std::string&, parse_options);
+#ifdef GCA_COMPILED
+GCA_COMPILED_PARSER(extern)
+#endif
+
 }  // namespace gca

@@ -116,4 +116,18 @@ std::vector<pass_report> run_pipeline(module& m, const std::vector<std::string>&
   return out;
 }
 
+/// The compiled mode (gca/compiled.hpp) compiles the pass registry and the pipeline runner once, into the
+/// gca_compiled library, as it does the parser (ir/parser.hpp); gca/compiled.cpp expands the same list
+/// as the definitions.
+#define GCA_COMPILED_PIPELINE(Prefix)                                                                       \
+  Prefix template backend_pass make_coloring_allocator<void>(memory_type, bool, address_space, address_space, \
+                                                             const pass_options&);                          \
+  Prefix template pass_registry default_registry<void>();                                                   \
+  Prefix template std::vector<pass_report> run_pipeline<void>(module&, const std::vector<std::string>&,     \
+                                                              pass_registry, const pass_options&,           \
+                                                              const run_options&);
+#ifdef GCA_COMPILED
+GCA_COMPILED_PIPELINE(extern)
+#endif
+
 }  // namespace gca

@@ -555,4 +555,13 @@ template <class = void>
   return r;
 }
 
+/// The compiled mode (gca/compiled.hpp) compiles the two-program check once, into the gca_compiled
+/// library, as it does the parser (ir/parser.hpp); gca/compiled.cpp expands the same list as the
+/// definition.
+#define GCA_COMPILED_TRANSLATION(Prefix) \
+  Prefix template translation_report verify<void>(const module&, const module&, verify_options);
+#ifdef GCA_COMPILED
+GCA_COMPILED_TRANSLATION(extern)
+#endif
+
 }  // namespace gca

@@ -754,4 +754,12 @@ template <class = void>
   return r;
 }
 
+/// The compiled mode (gca/compiled.hpp) compiles the verifier once, into the gca_compiled library, as
+/// it does the parser (ir/parser.hpp); gca/compiled.cpp expands the same list as the definition.
+#define GCA_COMPILED_VERIFY(Prefix) \
+  Prefix template verify_report verify<void>(const module&, verify_options);
+#ifdef GCA_COMPILED
+GCA_COMPILED_VERIFY(extern)
+#endif
+
 }  // namespace gca
