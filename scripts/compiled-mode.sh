@@ -17,14 +17,15 @@ for mode in header compiled; do
   cat "$tmp/$mode.time"
 done
 # nm prints "ADDR KIND NAME" for definitions and "U NAME" (KIND first) for references.
-defined_header=$(nm -C "$tmp/header.o" | grep -Ec ' [TtWw] (.* )?gca::allocate_space<')
-defined_compiled=$(nm -C "$tmp/compiled.o" | grep -Ec ' [TtWw] (.* )?gca::allocate_space<')
-referenced_compiled=$(nm -C "$tmp/compiled.o" | grep -Ec ' U (.* )?gca::detail::allocate_standard<')
-echo "allocate_space definitions: header-only $defined_header, compiled $defined_compiled; allocate_standard references in compiled: $referenced_compiled"
-# The parser likewise (ir/parser.hpp's GCA_COMPILED_PARSER): its body is the library's.
-parser_header=$(nm -C "$tmp/header.o" | grep -Ec ' [TtWw] (.* )?gca::detail::text_parser<void>::run')
-parser_compiled=$(nm -C "$tmp/compiled.o" | grep -Ec ' [TtWw] (.* )?gca::detail::text_parser<void>::run')
-parse_referenced=$(nm -C "$tmp/compiled.o" | grep -Ec ' U (.* )?gca::parse(_file)?<void>')
-echo "text_parser::run definitions: header-only $parser_header, compiled $parser_compiled; parse references in compiled: $parse_referenced"
-[ "$defined_header" -gt 0 ] && [ "$defined_compiled" = 0 ] && [ "$referenced_compiled" -gt 0 ] &&
-  [ "$parser_header" -gt 0 ] && [ "$parser_compiled" = 0 ] && [ "$parse_referenced" -gt 0 ]
+count() {  # count MODE KINDS PATTERN: symbols of MODE's object of a kind in KINDS whose name starts PATTERN
+  nm -C "$tmp/$1.o" | grep -Ec " $2 (.* )?$3"
+}
+# moved BODY CALLED: BODY is defined header-only and not in the compiled mode, which references CALLED.
+moved() {
+  h=$(count header '[TtWw]' "$1"); c=$(count compiled '[TtWw]' "$1"); r=$(count compiled U "$2")
+  echo "$1 definitions: header-only $h, compiled $c; $2 references in compiled: $r"
+  [ "$h" -gt 0 ] && [ "$c" = 0 ] && [ "$r" -gt 0 ]
+}
+# The drivers (gca/compiled.hpp's list), and the parser (ir/parser.hpp's GCA_COMPILED_PARSER).
+moved 'gca::allocate_space<' 'gca::detail::allocate_standard<' &&
+  moved 'gca::detail::text_parser<void>::run' 'gca::parse(_file)?<void>'
