@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """planted_sb_bench.py [--first-seed F] [--seeds K] [--sizes N,...] [--timeout S] [--build DIR]
                        [--before DIR] [--no-colorer] [--opt L] [--allocator color|lsa] [--holes H]
-                       [--memory sb|psum] [--construction epochs|sweep]
+                       [--memory sb|psum] [--construction epochs|sweep] [--spills]
 Fit rate and time of gca-alloc -O2 (or -OL, and --allocator) on planted SB kernels (gca-gen --planted-sb: a spill-free placement
 exists by construction), seeds F..F+K-1. Columns: the colorer alone (--no-placement-search, unless
 --no-colorer), then, with --before DIR, the colorer plus the exact placement search of another build (e.g.
@@ -11,7 +11,9 @@ webs spilled; a refusal, a spill or the watchdog (--timeout) is a miss. Prints a
 docs/PERFORMANCE.md; --log FILE appends one line per kernel and build (fit, seconds, exit code).
 --holes H passes gca-gen --holes (a share of the unpinned tensors removed: free space scattered through
 the busiest points); --memory psum plants the kernels in PSUM instead (gca-gen --planted-psum);
---construction sweep passes gca-gen --construction sweep (places cut anew as tensors die, no epochs)."""
+--construction sweep passes gca-gen --construction sweep (places cut anew as tensors die, no epochs).
+--spills adds, per build, the webs spilled by the kernels it allocated with a spill (their sum, and how
+many such kernels), for the quality of the misses rather than their count."""
 import argparse, os, re, statistics, subprocess, tempfile, time
 
 root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
@@ -34,6 +36,7 @@ ap.add_argument("--allocator", default="", help="gca-alloc --allocator (color or
 ap.add_argument("--holes", default="", help="gca-gen --holes (default: none)")
 ap.add_argument("--memory", default="sb", choices=["sb", "psum"], help="plant in SB (default) or PSUM")
 ap.add_argument("--construction", default="", choices=["", "epochs", "sweep"], help="gca-gen --construction")
+ap.add_argument("--spills", action="store_true", help="add the webs spilled by the kernels that spill")
 args = ap.parse_args()
 sizes = [int(s) for s in args.sizes.split(",")]
 gen = os.path.join(args.build, "examples", "gca-gen")
@@ -53,13 +56,14 @@ def run(exe, path, extra):
                        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     dt = time.perf_counter() - t0
     fit = p.returncode == 0 and re.search(r", 0 webs spilled,", p.stderr) is not None
-    return fit, dt, p.returncode
+    m = re.search(r", (\d+) webs spilled,", p.stderr) if p.returncode == 0 else None
+    return fit, dt, p.returncode, int(m.group(1)) if m else 0
 
 head = "| family | tensors (requested) |"
 rule = "|---|---:|"
 for _, title, _, _ in columns:
-    head += f" {title}: fit | median | max |"
-    rule += "---:|---:|---:|"
+    head += f" {title}: fit | median | max |" + (" webs spilled (kernels) |" if args.spills else "")
+    rule += "---:|---:|---:|" + ("---:|" if args.spills else "")
 print(head + " misses (refused/timeout) after |")
 print(rule + "---:|")
 log = open(args.log, "a") if args.log else None
@@ -83,4 +87,7 @@ with tempfile.TemporaryDirectory() as tmp:
                 fits = sum(1 for r in res[key] if r[0])
                 times = [r[1] for r in res[key]]
                 row += f" | {fits}/{len(times)} | {statistics.median(times):.2f} s | {max(times):.2f} s"
+                if args.spills:
+                    spilled = [r[3] for r in res[key] if r[3] > 0]
+                    row += f" | {sum(spilled)} ({len(spilled)})"
             print(row + f" | {bad_after} |", flush=True)

@@ -431,8 +431,8 @@ TEST_CASE("planted SB kernels with holes: a subset of the full kernel, and small
 // What a spill says about itself (space_report::search_outcome, printed by gca-alloc and in --json): a
 // space over-full at one point (three tensors of 0.4 SB live at `%c = op %b`, no instruction reading more
 // than two) spills with the search's proof that no spill-free placement exists ("infeasible"); a planted
-// kernel the colorer cannot place is placed by the search ("found", nothing spilled). (With the search cut
-// to 50 nodes the planted kernel is refused, and the refusal says that the search gave up.)
+// kernel the colorer cannot place is placed by the search ("found", nothing spilled); with the search cut
+// to 50 nodes it spills, and says that the search gave up.
 TEST_CASE("a spill reports whether the search proved it necessary") {
   const std::uint64_t b = trn2.sb_usable / 5 * 2 / trn2.sb_alignment * trn2.sb_alignment;  // three do not fit
   const std::string over = "module m target=trn2\nfunction main core=0 {\n  tensor %x : dram 64 input\n"
@@ -466,12 +466,13 @@ TEST_CASE("a spill reports whether the search proved it necessary") {
   const auto [spilled_full, outcome_full] = run(planted, 1000000);
   CHECK(spilled_full == 0);
   CHECK(outcome_full == "found");
-  try {
-    run(planted, 50);
-    FAIL("a 50-node search placed a 150-tensor planted kernel the colorer does not");
-  } catch (const gca::allocation_error& e) {
-    CHECK(std::string(e.what()).find("the placement search gave up") != std::string::npos);
-  }
+  // A 50-node search gives up on it; the victims' searches (20,000 nodes each) find a set whose spilled
+  // view they place, and the next round places the spilled program at that view's places (the hints):
+  // a spill, which says that the search only gave up. (Before the hints, later rounds searched from
+  // scratch on 5 nodes, spilled on and ended refused.)
+  const auto [spilled_cut, outcome_cut] = run(planted, 50);
+  CHECK(spilled_cut > 0);
+  CHECK(outcome_cut == "gave up");
 }
 
 namespace {
@@ -847,11 +848,13 @@ TEST_CASE("place_search: planted 128-partition kernels by sweep are placed by th
 // a space, the victims it guides (the first set whose spilled program it places within a small budget)
 // can be many more than the colorer's own. Planted tight SB kernels by sweep of 60 tensors under small
 // search budgets: whenever the colorer alone allocates, the allocator with the search allocates too, with
-// spill code that costs no more, and verifies; on some of them (seeds 1, 3, 4 here) the colorer's run is
-// the one kept, and the observer is told so.
+// spill code that costs no more, and verifies; on some of them (seeds 7 and 8 here) the colorer's run is
+// the one kept, and the observer is told so. (Seeds 1-8 in every build: before the victims' placement
+// became the next round's hints, seeds 1, 3 and 4 were kept that way; now the search's spills cost less
+// there, and seed 4 needs none.)
 TEST_CASE("a space the search cannot place spills no more than the colorer alone") {
   int kept = 0, compared = 0;
-  for (std::uint64_t seed = 1; seed <= gca::test::sweep_seeds(4, 3); ++seed) {
+  for (std::uint64_t seed = 1; seed <= 8; ++seed) {
     const gca::module original = sweep_kernel(gca::planted_sb_family::tight, seed);
     // -O2, whose SB pass is coloring_allocator_sb; its spill cost, or nothing when refused.
     auto run = [&](bool search, gca::module& m, std::ostringstream& log) -> std::optional<std::uint64_t> {

@@ -255,8 +255,10 @@ class space_fixpoint {
     search_.reset();
     proof_.reset();
     if (!lay_ || !search_budget_left()) return false;
-    search_ = place_or_prove(lf_, filter_, geom_, *lay_, opt_.blockers, round_budget(), search_until_, spillable_fn());
+    search_ = place_or_prove(lf_, filter_, geom_, *lay_, opt_.blockers, round_budget(), search_until_, spillable_fn(),
+                             true, hints_);
     rep_.search_nodes += search_->search_nodes;
+    hints_ = std::move(search_->hints);
     // The first round's answer for a spill-free placement, kept so that a spill can say whether it was
     // proven necessary ("infeasible") or the search only gave up (a spill-free placement may exist).
     if (rep_.search_outcome.empty()) rep_.search_outcome = std::string(to_string(search_->spill_free));
@@ -296,8 +298,9 @@ class space_fixpoint {
     if (search_budget_left()) return false;  // the search ran this round, with its budget: its answer stands
     searched_at_last_ = true;       // once per space: its cost stays one first round's
     const auto until = search_deadline(opt_.search, std::chrono::steady_clock::now(), opt_.deadline);
-    rescue r = place_or_prove(lf_, filter_, geom_, *lay_, opt_.blockers, opt_.search, until, spillable_fn());
+    rescue r = place_or_prove(lf_, filter_, geom_, *lay_, opt_.blockers, opt_.search, until, spillable_fn(), true, hints_);
     rep_.search_nodes += r.search_nodes;
+    hints_ = std::move(r.hints);
     if (r.placed) return finish_rescue(r);
     if (!r.victims.empty()) {
       rep_.spills.guided = r.victims;
@@ -399,6 +402,7 @@ class space_fixpoint {
   const std::chrono::steady_clock::time_point search_until_;
   space_report rep_;
   std::optional<rescue> search_, proof_;  // this round's search and proof, if they ran
+  std::vector<std::pair<tensor_id, placement>> hints_;  // the last victims' placement, for the next round
   bool searched_at_last_ = false;          // placed_at_last ran
   std::optional<linearized_function> input_;  // keep_input
 };

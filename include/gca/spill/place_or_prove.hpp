@@ -18,6 +18,15 @@
 //     outputs and temporaries live there) have no placement together  =>  the same (proof 1, local);
 //   - the view with a set V spilled has a placement  =>  V is worth spilling (the search then normally
 //     places the spilled program on the next round: its temporaries are live only at their points).
+// Hints. A search on the next round, from scratch, often fails to find again what the view's search found
+// (the same kernel, a few tensors fewer: as hard for a heuristic walk), and the fixpoint then spills more.
+// So the view's placement goes with the victims (`rescue::hints`: per tensor that stands whole in the
+// view, its place), and the next round first tries it: those tensors pinned there, the spill code's
+// temporaries free. A reload is inserted just before the point q that reads a spilled web, a store just
+// after the one that writes it, so a temporary is live at q and next to it, where the tensors live
+// beside it are those live at q (less the ones born at q or dying before it): the place the view gave it
+// at q is usually still free. When it is not (or a pinned pair now overlaps), the search says so and the
+// step goes on as without hints.
 #pragma once
 
 #include <algorithm>
@@ -27,6 +36,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <gca/engine/geometry_ref.hpp>
@@ -111,6 +121,7 @@ struct rescue {
   std::vector<tensor_id> proof_tensors; // the tensors the proof is about (proof 1: those at the point)
   std::uint64_t search_nodes = 0;       // search nodes spent in this step
   search_status spill_free = search_status::gave_up;  // the search for a spill-free placement
+  std::vector<std::pair<tensor_id, placement>> hints;  // with victims: the spilled view's placement (see top)
 };
 
 namespace detail {
@@ -138,23 +149,92 @@ void adopt(space_attempt& a, const place_result& r, const space_nodes& view, geo
   for (node_id v = 0; v < a.node_web.size(); ++v) c.peak = std::max(c.peak, geom.end(a.extents[v], *c.placements[v]));
 }
 
+/// Per tensor of f, how many nodes of attempt a stand for it (a hint names a tensor; only a tensor with
+/// one node has one place).
+template <class = void>
+std::vector<std::uint32_t> nodes_per_tensor(const space_attempt& a, const function& f) {
+  std::vector<std::uint32_t> n(f.tensors.size(), 0);
+  for (tensor_id t : a.node_tensor)
+    if (t != no_tensor) ++n[t];
+  return n;
+}
+
+/// The hints of a placement r of `view` (attempt a, the webs flagged in `spilled` replaced by their
+/// temporaries): each tensor that one node of a stands for, not spilled, at its place.
+template <class = void>
+std::vector<std::pair<tensor_id, placement>> hints_of(const space_attempt& a, const function& f, const space_nodes& view,
+                                                      const place_result& r, std::span<const std::uint8_t> spilled) {
+  const std::vector<std::uint32_t> count = nodes_per_tensor(a, f);
+  std::vector<std::pair<tensor_id, placement>> out;
+  for (std::size_t k = 0; k < view.origin.size(); ++k) {
+    const node_id v = view.origin[k];
+    const web_id w = a.node_web[v];
+    const tensor_id t = a.node_tensor[v];
+    if ((w != no_web && w < spilled.size() && spilled[w]) || t == no_tensor || count[t] != 1 || !r.placements[k]) continue;
+    out.emplace_back(t, *r.placements[k]);
+  }
+  return out;
+}
+
+/// Pins the nodes of `view` (attempt a) whose tensor has a hint there, unless already pinned; how many.
+template <class = void>
+std::size_t pin_hints(space_nodes& view, const space_attempt& a, const function& f,
+                      std::span<const std::pair<tensor_id, placement>> hints) {
+  const std::vector<std::uint32_t> count = nodes_per_tensor(a, f);
+  std::vector<std::optional<placement>> at(f.tensors.size());
+  for (const auto& [t, p] : hints)
+    if (t < at.size()) at[t] = p;
+  std::size_t n = 0;
+  for (std::size_t k = 0; k < view.origin.size(); ++k) {
+    const tensor_id t = a.node_tensor[view.origin[k]];
+    if (t == no_tensor || count[t] != 1 || !at[t] || view.pins[k]) continue;
+    view.pins[k] = at[t];  // not `fixed`: the search checks hinted pins against each other
+    ++n;
+  }
+  return n;
+}
+
+/// Pins the nodes of `to` where `at` places the nodes of `from` that stand for the same attempt node, but
+/// leaves free those of the attempt nodes of web `keep` (and nodes pinned already). `from` and `to` are
+/// spilled views of one attempt that differ only in whether `keep` is spilled: spilled_view lists the
+/// nodes by attempt node in increasing order, so each attempt node has as many nodes in both but `keep`'s.
+template <class = void>
+void pin_as(space_nodes& to, const space_nodes& from, std::span<const std::optional<placement>> at,
+            const space_attempt& a, web_id keep) {
+  std::size_t i = 0, j = 0;
+  while (i < from.origin.size() || j < to.origin.size()) {
+    const node_id v = i == from.origin.size() ? to.origin[j]
+                      : j == to.origin.size() ? from.origin[i]
+                                              : std::min(from.origin[i], to.origin[j]);
+    const bool free = a.node_web[v] == keep;
+    for (; i < from.origin.size() && from.origin[i] == v; ++i, j += free ? 0 : 1)
+      if (!free && j < to.origin.size() && !to.pins[j]) to.pins[j] = at[i];
+    if (free)
+      while (j < to.origin.size() && to.origin[j] == v) ++j;
+  }
+}
+
 }  // namespace detail
 
 /**
  * The step (see the top of this header). `spillable(a, w)` says whether the spill policy may spill web w.
  * 1. The space's nodes without coalescing (coalescing may make a placeable space unplaceable): if linear
- *    scan places them, or the search does within `opt.nodes`, return that attempt.
+ *    scan places them, or the search with the previous round's `hints` pinned does within
+ *    `opt.guided_nodes`, or the search alone does within `opt.nodes`, return that attempt.
  * 2. Victims: spillable webs that are live at more points than they are read or written, cheapest spill
  *    cost per unit of area x points relieved first; the first prefix of 1, 2, 4, ... of them whose spilled
- *    view the search places is the answer, then trimmed (a victim whose removal keeps the view placeable
- *    is dropped, for sets of up to 8). If none is found, `victims` stays empty and the policy chooses.
+ *    view the search places, shortened by bisection down to the last prefix that failed, is the answer,
+ *    less the victims whose whole web fits where that placement leaves room (unspill), then trimmed (a
+ *    victim whose removal keeps the view placeable is dropped, for sets of up to 8), with the placement
+ *    found for it as `hints`. If none is found,
+ *    `victims` stays empty and the policy chooses.
  * One piece because the two stages share the attempt, the views and the budget accounting.
  */
 template <class Spillable>
 rescue place_or_prove(const linearized_function& lf, const space_filter& filter, geometry_ref geom,
                       const rect_layout& lay, std::span<const placed_neighbor> blockers, const search_options& opt,
                       std::chrono::steady_clock::time_point deadline, Spillable&& spillable,
-                      bool want_victims = true) {
+                      bool want_victims = true, std::span<const std::pair<tensor_id, placement>> hints = {}) {
   rescue out;
   const function& f = lf.work();
   null_observer quiet;
@@ -175,6 +255,18 @@ rescue place_or_prove(const linearized_function& lf, const space_filter& filter,
     out.search_nodes += r.nodes;
     return r;
   };
+  if (!hints.empty()) {
+    space_nodes view = spilled_view(b, f, {}, events);
+    if (detail::pin_hints(view, b, f, hints) != 0) {
+      const place_result r = run(view, opt.guided_nodes);
+      if (r.status == search_status::found) {
+        out.spill_free = search_status::found;
+        detail::adopt(b, r, view, geom);
+        out.placed = std::move(b);
+        return out;
+      }
+    }
+  }
   {
     const space_nodes view = spilled_view(b, f, {}, events);
     const place_result r = run(view, opt.nodes);
@@ -206,26 +298,63 @@ rescue place_or_prove(const linearized_function& lf, const space_filter& filter,
       return x.score != y.score ? x.score < y.score : x.w < y.w;
     });
   std::vector<std::uint8_t> flags(b.live.webs.size(), 0);
+  space_nodes found_view;                       // the last spilled view the search placed, and where
+  std::vector<std::optional<placement>> found_at;
   auto placeable = [&](const std::vector<web_id>& set) {
     std::fill(flags.begin(), flags.end(), 0);
     for (web_id w : set) flags[w] = 1;
-    return run(spilled_view(b, f, flags, events), opt.guided_nodes).status == search_status::found;
+    space_nodes view = spilled_view(b, f, flags, events);
+    place_result r = run(view, opt.guided_nodes);
+    if (r.status != search_status::found) return false;
+    out.hints = detail::hints_of(b, f, view, r, flags);  // the last set found placeable is the answer
+    found_view = std::move(view), found_at = std::move(r.placements);
+    return true;
+  };
+  // Un-spills victims where the placement found leaves room: victim w's whole web, every other node
+  // pinned where found_at has it (the spilled temporaries of the others included), is a search with one
+  // free node. The costliest spills per relief (last in `set`) first.
+  auto unspill = [&](std::vector<web_id>& set) {
+    for (std::size_t j = set.size(); j-- > 0;) {
+      std::fill(flags.begin(), flags.end(), 0);
+      for (web_id w : set)
+        if (w != set[j]) flags[w] = 1;
+      space_nodes view = spilled_view(b, f, flags, events);
+      detail::pin_as(view, found_view, found_at, b, set[j]);
+      place_result r = run(view, opt.guided_nodes);
+      if (r.status != search_status::found) continue;
+      out.hints = detail::hints_of(b, f, view, r, flags);
+      found_view = std::move(view), found_at = std::move(r.placements);
+      set.erase(set.begin() + static_cast<std::ptrdiff_t>(j));
+    }
+  };
+  auto prefix = [&](std::size_t k) {
+    std::vector<web_id> set;
+    for (std::size_t j = 0; j < k; ++j) set.push_back(cands[j].w);
+    return set;
   };
   if (want_victims) {
-    for (std::size_t k = 1; !cands.empty(); k = std::min(2 * k, cands.size())) {
-      std::vector<web_id> set;
-      for (std::size_t j = 0; j < k; ++j) set.push_back(cands[j].w);
-      if (placeable(set)) {
-        for (std::size_t j = set.size(); set.size() > 1 && set.size() <= 8 && j-- > 0;) {
-          std::vector<web_id> fewer = set;
-          fewer.erase(fewer.begin() + static_cast<std::ptrdiff_t>(j));
-          if (placeable(fewer)) set = std::move(fewer);
-        }
-        std::sort(set.begin(), set.end());
-        out.victims = std::move(set);
-        return out;
+    for (std::size_t k = 1, failed = 0; !cands.empty(); failed = k, k = std::min(2 * k, cands.size())) {
+      if (!placeable(prefix(k))) {
+        if (k == cands.size()) break;
+        continue;
       }
-      if (k == cands.size()) break;
+      // The shortest placeable prefix between the last that failed and k, by bisection: with hints the
+      // next round keeps this round's set (docs/PERFORMANCE.md section 10, "The victims' placement as hints").
+      std::size_t hi = k;
+      for (std::size_t lo = failed; hi - lo > 1;) {
+        const std::size_t mid = lo + (hi - lo) / 2;
+        (placeable(prefix(mid)) ? hi : lo) = mid;
+      }
+      std::vector<web_id> set = prefix(hi);
+      unspill(set);
+      for (std::size_t j = set.size(); set.size() > 1 && set.size() <= 8 && j-- > 0;) {
+        std::vector<web_id> fewer = set;
+        fewer.erase(fewer.begin() + static_cast<std::ptrdiff_t>(j));
+        if (placeable(fewer)) set = std::move(fewer);
+      }
+      std::sort(set.begin(), set.end());
+      out.victims = std::move(set);
+      return out;
     }
   }
   return out;
