@@ -214,6 +214,127 @@ void pin_as(space_nodes& to, const space_nodes& from, std::span<const std::optio
   }
 }
 
+/// Stage 2 of place_or_prove: the victims, as named steps over the attempt b and its spilled views.
+/// `run(view, nodes)` is the step's search (it counts the nodes). choose() leaves `out.victims` (sorted)
+/// and `out.hints` (the placement found for them), or both empty when no prefix of the candidates
+/// makes the view placeable.
+template <class Spillable, class Run>
+class guided_victims {
+ public:
+  guided_victims(const space_attempt& b, const function& f, const std::vector<std::vector<program_point>>& events,
+                 Spillable& spillable, Run& run, std::uint64_t nodes)
+      : b_(b), f_(f), events_(events), run_(run), nodes_(nodes), flags_(b.live.webs.size(), 0) {
+    candidates(spillable);
+  }
+
+  /// The first prefix of 1, 2, 4, ... candidates whose view is placeable, shortened by bisection down to
+  /// the last prefix that failed (with hints the next round keeps this round's set: docs/PERFORMANCE.md
+  /// section 10, "The victims' placement as hints"), un-spilled, then trimmed.
+  void choose(rescue& out) {
+    for (std::size_t k = 1, failed = 0; !cands_.empty(); failed = k, k = std::min(2 * k, cands_.size())) {
+      if (!placeable(prefix(k), out)) {
+        if (k == cands_.size()) return;
+        continue;
+      }
+      std::size_t hi = k;
+      for (std::size_t lo = failed; hi - lo > 1;) {
+        const std::size_t mid = lo + (hi - lo) / 2;
+        (placeable(prefix(mid), out) ? hi : lo) = mid;
+      }
+      std::vector<web_id> set = prefix(hi);
+      unspill(set, out);
+      trim(set, out);
+      std::sort(set.begin(), set.end());
+      out.victims = std::move(set);
+      return;
+    }
+  }
+
+ private:
+  /// Spillable webs live at more points than they are read or written, cheapest spill cost per unit of
+  /// area x points relieved first (a total order, so any sort gives the same result; the size guard keeps
+  /// g++ 12 at -O2 from a false -Wnonnull inside std::sort's insertion step on an empty vector).
+  void candidates(Spillable& spillable) {
+    for (node_id v = 0; v < b_.node_web.size(); ++v) {
+      const web_id w = b_.node_web[v];
+      if (w == no_web || !spillable(b_, w)) continue;
+      const std::uint64_t len = b_.ranges.live_length(v), ev = events_[w].size();
+      if (len <= ev) continue;
+      const double area = static_cast<double>(b_.extents[v].partitions) * static_cast<double>(b_.extents[v].bytes);
+      cands_.push_back({w, b_.costs[v] / (area * static_cast<double>(len - ev))});
+    }
+    if (cands_.size() > 1)
+      std::sort(cands_.begin(), cands_.end(), [](const cand& x, const cand& y) {
+        return x.score != y.score ? x.score < y.score : x.w < y.w;
+      });
+  }
+  std::vector<web_id> prefix(std::size_t k) const {
+    std::vector<web_id> set;
+    for (std::size_t j = 0; j < k; ++j) set.push_back(cands_[j].w);
+    return set;
+  }
+  /// flags_ marks `set` but `except`.
+  void mark(const std::vector<web_id>& set, web_id except = no_web) {
+    std::fill(flags_.begin(), flags_.end(), 0);
+    for (web_id w : set)
+      if (w != except) flags_[w] = 1;
+  }
+  /// Keeps a placement r of `view` as the answer's hints and the base of unspill (the last set found
+  /// placeable is the answer's).
+  void keep(space_nodes&& view, place_result&& r, rescue& out) {
+    out.hints = hints_of(b_, f_, view, r, flags_);
+    found_view_ = std::move(view), found_at_ = std::move(r.placements);
+  }
+  /// Whether the search places the view with `set` spilled.
+  bool placeable(const std::vector<web_id>& set, rescue& out) {
+    mark(set);
+    space_nodes view = spilled_view(b_, f_, flags_, events_);
+    place_result r = run_(view, nodes_);
+    if (r.status != search_status::found) return false;
+    keep(std::move(view), std::move(r), out);
+    return true;
+  }
+  /// Takes off `set` each victim whose whole web fits where the placement found leaves room: its web the
+  /// one free node, every other node pinned where found_at_ has it (the other victims' temporaries too).
+  /// The costliest spills per relief (last in `set`) first. (Tried: the temporaries free as well. Three
+  /// tight 150-tensor SB kernels kept 25, 29, 25 victims instead of 26, 33, 27, but a 60-tensor kernel
+  /// under small budgets was then refused, its spilled program not placeable: the view's temporaries live
+  /// at one point each, the spill code's at more, and moved ones lose the room the pinned ones had.)
+  void unspill(std::vector<web_id>& set, rescue& out) {
+    for (std::size_t j = set.size(); j-- > 0;) {
+      mark(set, set[j]);
+      space_nodes view = spilled_view(b_, f_, flags_, events_);
+      pin_as(view, found_view_, found_at_, b_, set[j]);
+      place_result r = run_(view, nodes_);
+      if (r.status != search_status::found) continue;
+      keep(std::move(view), std::move(r), out);
+      set.erase(set.begin() + static_cast<std::ptrdiff_t>(j));
+    }
+  }
+  /// For sets of up to 8: a victim whose removal keeps the view placeable (a search of its own) is dropped.
+  void trim(std::vector<web_id>& set, rescue& out) {
+    for (std::size_t j = set.size(); set.size() > 1 && set.size() <= 8 && j-- > 0;) {
+      std::vector<web_id> fewer = set;
+      fewer.erase(fewer.begin() + static_cast<std::ptrdiff_t>(j));
+      if (placeable(fewer, out)) set = std::move(fewer);
+    }
+  }
+
+  struct cand {
+    web_id w;
+    double score;
+  };
+  const space_attempt& b_;
+  const function& f_;
+  const std::vector<std::vector<program_point>>& events_;
+  Run& run_;
+  std::uint64_t nodes_;
+  std::vector<cand> cands_;
+  std::vector<std::uint8_t> flags_;   // the webs spilled in the view being built
+  space_nodes found_view_;            // the last spilled view the search placed, and where
+  std::vector<std::optional<placement>> found_at_;
+};
+
 }  // namespace detail
 
 /**
@@ -228,7 +349,7 @@ void pin_as(space_nodes& to, const space_nodes& from, std::span<const std::optio
  *    victim whose removal keeps the view placeable is dropped, for sets of up to 8), with the placement
  *    found for it as `hints`. If none is found,
  *    `victims` stays empty and the policy chooses.
- * One piece because the two stages share the attempt, the views and the budget accounting.
+ * Stage 2 is detail::guided_victims; stage 1 stays here, sharing the attempt and the node count with it.
  */
 template <class Spillable>
 rescue place_or_prove(const linearized_function& lf, const space_filter& filter, geometry_ref geom,
@@ -277,86 +398,7 @@ rescue place_or_prove(const linearized_function& lf, const space_filter& filter,
       return out;
     }
   }
-  // Candidates, cheapest relief first.
-  struct cand {
-    web_id w;
-    double score;
-  };
-  std::vector<cand> cands;
-  for (node_id v = 0; v < b.node_web.size(); ++v) {
-    const web_id w = b.node_web[v];
-    if (w == no_web || !spillable(b, w)) continue;
-    const std::uint64_t len = b.ranges.live_length(v), ev = events[w].size();
-    if (len <= ev) continue;
-    const double area = static_cast<double>(b.extents[v].partitions) * static_cast<double>(b.extents[v].bytes);
-    cands.push_back({w, b.costs[v] / (area * static_cast<double>(len - ev))});
-  }
-  // (A total order, so any sort gives the same result. The size guard keeps g++ 12 at -O2 from a false
-  // -Wnonnull inside std::sort's insertion step on an empty vector.)
-  if (cands.size() > 1)
-    std::sort(cands.begin(), cands.end(), [](const cand& x, const cand& y) {
-      return x.score != y.score ? x.score < y.score : x.w < y.w;
-    });
-  std::vector<std::uint8_t> flags(b.live.webs.size(), 0);
-  space_nodes found_view;                       // the last spilled view the search placed, and where
-  std::vector<std::optional<placement>> found_at;
-  auto placeable = [&](const std::vector<web_id>& set) {
-    std::fill(flags.begin(), flags.end(), 0);
-    for (web_id w : set) flags[w] = 1;
-    space_nodes view = spilled_view(b, f, flags, events);
-    place_result r = run(view, opt.guided_nodes);
-    if (r.status != search_status::found) return false;
-    out.hints = detail::hints_of(b, f, view, r, flags);  // the last set found placeable is the answer
-    found_view = std::move(view), found_at = std::move(r.placements);
-    return true;
-  };
-  // Un-spills victims where the placement found leaves room: victim w's whole web, every other node
-  // pinned where found_at has it (the spilled temporaries of the others included), is a search with one
-  // free node. The costliest spills per relief (last in `set`) first.
-  auto unspill = [&](std::vector<web_id>& set) {
-    for (std::size_t j = set.size(); j-- > 0;) {
-      std::fill(flags.begin(), flags.end(), 0);
-      for (web_id w : set)
-        if (w != set[j]) flags[w] = 1;
-      space_nodes view = spilled_view(b, f, flags, events);
-      detail::pin_as(view, found_view, found_at, b, set[j]);
-      place_result r = run(view, opt.guided_nodes);
-      if (r.status != search_status::found) continue;
-      out.hints = detail::hints_of(b, f, view, r, flags);
-      found_view = std::move(view), found_at = std::move(r.placements);
-      set.erase(set.begin() + static_cast<std::ptrdiff_t>(j));
-    }
-  };
-  auto prefix = [&](std::size_t k) {
-    std::vector<web_id> set;
-    for (std::size_t j = 0; j < k; ++j) set.push_back(cands[j].w);
-    return set;
-  };
-  if (want_victims) {
-    for (std::size_t k = 1, failed = 0; !cands.empty(); failed = k, k = std::min(2 * k, cands.size())) {
-      if (!placeable(prefix(k))) {
-        if (k == cands.size()) break;
-        continue;
-      }
-      // The shortest placeable prefix between the last that failed and k, by bisection: with hints the
-      // next round keeps this round's set (docs/PERFORMANCE.md section 10, "The victims' placement as hints").
-      std::size_t hi = k;
-      for (std::size_t lo = failed; hi - lo > 1;) {
-        const std::size_t mid = lo + (hi - lo) / 2;
-        (placeable(prefix(mid)) ? hi : lo) = mid;
-      }
-      std::vector<web_id> set = prefix(hi);
-      unspill(set);
-      for (std::size_t j = set.size(); set.size() > 1 && set.size() <= 8 && j-- > 0;) {
-        std::vector<web_id> fewer = set;
-        fewer.erase(fewer.begin() + static_cast<std::ptrdiff_t>(j));
-        if (placeable(fewer)) set = std::move(fewer);
-      }
-      std::sort(set.begin(), set.end());
-      out.victims = std::move(set);
-      return out;
-    }
-  }
+  if (want_victims) detail::guided_victims(b, f, events, spillable, run, opt.guided_nodes).choose(out);
   return out;
 }
 
