@@ -255,10 +255,7 @@ class space_fixpoint {
     search_.reset();
     proof_.reset();
     if (!lay_ || !search_budget_left()) return false;
-    search_ = place_or_prove(lf_, filter_, geom_, *lay_, opt_.blockers, round_budget(), search_until_, spillable_fn(),
-                             true, hints_);
-    rep_.search_nodes += search_->search_nodes;
-    hints_ = std::move(search_->hints);
+    search_ = search_step(round_budget(), search_until_);
     // The first round's answer for a spill-free placement, kept so that a spill can say whether it was
     // proven necessary ("infeasible") or the search only gave up (a spill-free placement may exist).
     if (rep_.search_outcome.empty()) rep_.search_outcome = std::string(to_string(search_->spill_free));
@@ -298,15 +295,22 @@ class space_fixpoint {
     if (search_budget_left()) return false;  // the search ran this round, with its budget: its answer stands
     searched_at_last_ = true;       // once per space: its cost stays one first round's
     const auto until = search_deadline(opt_.search, std::chrono::steady_clock::now(), opt_.deadline);
-    rescue r = place_or_prove(lf_, filter_, geom_, *lay_, opt_.blockers, opt_.search, until, spillable_fn(), true, hints_);
-    rep_.search_nodes += r.search_nodes;
-    hints_ = std::move(r.hints);
+    rescue r = search_step(opt_.search, until);
     if (r.placed) return finish_rescue(r);
     if (!r.victims.empty()) {
       rep_.spills.guided = r.victims;
       n = spill_.spill(lf_, a, filter_, tgt_, rep_.spills);
     }
     return false;
+  }
+
+  /// place_or_prove with victims, on the last victims' placement as hints (spill/place_or_prove.hpp): its
+  /// nodes counted, its victims' placement kept for the next round.
+  rescue search_step(const search_options& so, std::chrono::steady_clock::time_point until) {
+    rescue r = place_or_prove(lf_, filter_, geom_, *lay_, opt_.blockers, so, until, spillable_fn(), true, hints_);
+    rep_.search_nodes += r.search_nodes;
+    hints_ = std::move(r.hints);
+    return r;
   }
 
   /// Whether the space's search may still run: below search_options::total_nodes and before its time share.

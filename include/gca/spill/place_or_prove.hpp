@@ -160,11 +160,12 @@ std::vector<std::uint32_t> nodes_per_tensor(const space_attempt& a, const functi
 }
 
 /// The hints of a placement r of `view` (attempt a, the webs flagged in `spilled` replaced by their
-/// temporaries): each tensor that one node of a stands for, not spilled, at its place.
+/// temporaries): each tensor that one node of a stands for (`count`: nodes_per_tensor), not spilled, at
+/// its place.
 template <class = void>
-std::vector<std::pair<tensor_id, placement>> hints_of(const space_attempt& a, const function& f, const space_nodes& view,
-                                                      const place_result& r, std::span<const std::uint8_t> spilled) {
-  const std::vector<std::uint32_t> count = nodes_per_tensor(a, f);
+std::vector<std::pair<tensor_id, placement>> hints_of(const space_attempt& a, std::span<const std::uint32_t> count,
+                                                      const space_nodes& view, const place_result& r,
+                                                      std::span<const std::uint8_t> spilled) {
   std::vector<std::pair<tensor_id, placement>> out;
   for (std::size_t k = 0; k < view.origin.size(); ++k) {
     const node_id v = view.origin[k];
@@ -223,7 +224,8 @@ class guided_victims {
  public:
   guided_victims(const space_attempt& b, const function& f, const std::vector<std::vector<program_point>>& events,
                  Spillable& spillable, Run& run, std::uint64_t nodes)
-      : b_(b), f_(f), events_(events), run_(run), nodes_(nodes), flags_(b.live.webs.size(), 0) {
+      : b_(b), f_(f), events_(events), run_(run), nodes_(nodes), count_(nodes_per_tensor(b, f)),
+        flags_(b.live.webs.size(), 0) {
     candidates(spillable);
   }
 
@@ -282,7 +284,7 @@ class guided_victims {
   /// Keeps a placement r of `view` as the answer's hints and the base of unspill (the last set found
   /// placeable is the answer's).
   void keep(space_nodes&& view, place_result&& r, rescue& out) {
-    out.hints = hints_of(b_, f_, view, r, flags_);
+    out.hints = hints_of(b_, count_, view, r, flags_);
     found_view_ = std::move(view), found_at_ = std::move(r.placements);
   }
   /// Whether the search places the view with `set` spilled.
@@ -329,6 +331,7 @@ class guided_victims {
   const std::vector<std::vector<program_point>>& events_;
   Run& run_;
   std::uint64_t nodes_;
+  const std::vector<std::uint32_t> count_;  // nodes_per_tensor of b, for the hints
   std::vector<cand> cands_;
   std::vector<std::uint8_t> flags_;   // the webs spilled in the view being built
   space_nodes found_view_;            // the last spilled view the search placed, and where
