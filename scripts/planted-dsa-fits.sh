@@ -7,9 +7,10 @@
 # Each instance is `gca-gen --planted-dsa FAMILY --buffers SIZE --seed S` (feasible by construction at the
 # capacity gca-gen prints); every build gets `gca-pack --capacity C --search-nodes N --threads 1` on the
 # same file, one after the other, so the comparison is of one run. Node budgets, not clocks: the counts
-# do not depend on the machine. Defaults: seeds 301-310 (not the seeds the search was developed on),
+# do not depend on the machine (the search's clock, 2 s by default in gca-pack, is set to an hour so that
+# it never decides; before session 29 it could, on a loaded machine, at budgets of 500,000 nodes). Defaults: seeds 301-310 (not the seeds the search was developed on),
 # 20000 nodes, sizes 50,100,200. A build's gca-pack that claims "infeasible" on a planted instance is
-# reported as a bug. To compare with an older commit: `git worktree add ../base REV`, build its gca-pack
+# reported as a bug. Beside each count: the median and the largest time in ms of the runs that fit. To compare with an older commit: `git worktree add ../base REV`, build its gca-pack
 # there (meson setup ../base/build --buildtype=release && ninja -C ../base/build examples/gca-pack), and
 # pass both build directories, the newer last (its gca-gen makes the instances).
 set -uo pipefail
@@ -26,22 +27,27 @@ done
 [ $# -ge 1 ] || { echo "usage: $0 [--seeds FIRST-LAST] [--nodes N] [--sizes a,b,c] BUILD_DIR..." >&2; exit 1; }
 gen="${!#}/examples/gca-gen"; [ -x "$gen" ] || { echo "$0: no $gen (the last build generates the instances)" >&2; exit 1; }
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-printf '%-16s' "family-size"; for b in "$@"; do printf ' %14s' "$(basename "$(dirname "$b")")/$(basename "$b")"; done; echo
+printf '%-16s' "family-size"; for b in "$@"; do printf ' %22s' "$(basename "$(dirname "$b")")/$(basename "$b")"; done; echo
 for fam in uniform heavy long-short identical cut ramp; do
   for n in ${sizes//,/ }; do
-    declare -a fit=(); for ((k = 0; k < $#; ++k)); do fit[k]=0; done
+    declare -a fit=(); for ((k = 0; k < $#; ++k)); do fit[k]=0; : > "$tmp/ms.$k"; done
     for ((s = first; s <= last; ++s)); do
       "$gen" --planted-dsa "$fam" --buffers "$n" --seed "$s" > "$tmp/p.csv" 2> "$tmp/p.cap"
       cap=$(sed -E 's/.*capacity=([0-9]+).*/\1/' "$tmp/p.cap")
       k=0
       for b in "$@"; do
-        out=$("$b/examples/gca-pack" --capacity "$cap" --search-nodes "$nodes" --threads 1 -o "$tmp/o.csv" "$tmp/p.csv" 2>&1)
+        out=$("$b/examples/gca-pack" --capacity "$cap" --search-nodes "$nodes" --search-ms 3600000 --threads 1 -o "$tmp/o.csv" "$tmp/p.csv" 2>&1)
         rc=$?
-        [ $rc = 0 ] && fit[k]=$((fit[k] + 1))
+        [ $rc = 0 ] && fit[k]=$((fit[k] + 1)) && echo "$out" | grep -oE 'time_ms=[0-9]+' | cut -d= -f2 >> "$tmp/ms.$k"
         if echo "$out" | grep -q 'search=infeasible'; then echo "BUG: $b claims infeasible: $fam $n seed $s" >&2; fi
         k=$((k + 1))
       done
     done
-    printf '%-16s' "$fam-$n"; for ((k = 0; k < $#; ++k)); do printf ' %14s' "${fit[k]}/$((last - first + 1))"; done; echo
+    printf '%-16s' "$fam-$n"
+    for ((k = 0; k < $#; ++k)); do  # fits, and the median and largest time (ms) of the ones that fit
+      t=$(sort -n "$tmp/ms.$k" | awk '{a[NR] = $1} END {if (NR) printf "%d/%d", a[int((NR + 1) / 2)], a[NR]; else printf "-"}')
+      printf ' %22s' "${fit[k]}/$((last - first + 1)) $t"
+    done
+    echo
   done
 done

@@ -20,6 +20,7 @@
 #include <string>
 #include <string_view>
 #include <tuple>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -127,6 +128,24 @@ static_assert(AllocationObserver<null_observer> && AllocationObserver<stream_obs
 static_assert(!RectangleGeometry<linear_dram> && !RectangleGeometry<registers>);
 
 }  // namespace
+
+// An observer_ref is convertible from any observer (not from itself through the template), and
+// forwards each hook, with its arguments, to the observer it refers to: the same lines as the observer
+// called directly.
+static_assert(std::is_convertible_v<stream_observer&, observer_ref> && !std::is_convertible_v<const null_observer&, observer_ref>);
+TEST_CASE("an observer_ref says what the observer it refers to would say") {
+  std::ostringstream direct, through;
+  stream_observer d{&direct}, t{&through};
+  observer_ref r(t);
+  d.will_allocate(memory_type::sb), r.will_allocate(memory_type::sb);
+  d.best_of_n(memory_type::psum, "h1"), r.best_of_n(memory_type::psum, "h1");
+  d.score(memory_type::sb, 1234), r.score(memory_type::sb, 1234);
+  d.did_color(memory_type::sb, "h2"), r.did_color(memory_type::sb, "h2");
+  d.did_finish(memory_type::sb, 3, 700, 2, 4096), r.did_finish(memory_type::sb, 3, 700, 2, 4096);
+  d.note("a note"), r.note("a note");
+  CHECK(through.str() == direct.str());
+  CHECK(through.str().find("number of tensors spilled from SB = 2") != std::string::npos);
+}
 
 // ---------------------------------------------------------------------------------------------------
 // Interference graph

@@ -92,6 +92,7 @@ linear_search_options bare(bool valley = false) {
   o.decompose = false;
   o.memo = false;
   o.valley_branching = valley;
+  o.handoff_chains = false;  // the hand-off search has tests of its own (below)
   return o;
 }
 
@@ -240,6 +241,7 @@ TEST_CASE("search: hand-offs at full sections are searched as one buffer, and an
     // Capacity 10: a [0, 2) hands off to c [2, 4) (both 6 bytes) while b (4 bytes) lives throughout; both
     // sections are full, so c must take a's place: one merged buffer.
     linear_search_options on;
+    on.handoff_chains = false;  // measures the other lanes (the hand-off search: below)
     on.merge_handoffs = true;
     const instance in({{0, 2, 6}, {0, 4, 4}, {2, 4, 6}});
     const search_result r = in.run(10, on);
@@ -291,6 +293,7 @@ TEST_CASE("search: hand-offs at full sections are searched as one buffer, and an
       const instance in(b);
       for (bool merge : {true, false}) {
         linear_search_options o;
+        o.handoff_chains = false;  // measures the other lanes (the hand-off search: below)
         o.merge_handoffs = merge;
         const search_result r = in.run(cap, o);
         CAPTURE(it);
@@ -351,6 +354,7 @@ TEST_CASE("search: valley branching (f) and the rules under it earn their keep")
     // deterministic without a deadline).
     const instance in = planted_instance(planted_family::uniform, 150, 1000);
     linear_search_options o;
+    o.handoff_chains = false;  // measures the other lanes (the hand-off search: below)
     o.merge_handoffs = false;
     o.node_limit = 3000;
     const search_result r = in.run(1048576, o);
@@ -362,6 +366,7 @@ TEST_CASE("search: valley branching (f) and the rules under it earn their keep")
   SUBCASE("under (f): (b1), (b2), (g), flush first, (c) and (a) each cut nodes") {
     auto nodes = [](const instance& in, std::uint64_t cap, auto change) {
       linear_search_options o;
+      o.handoff_chains = false;  // measures the other lanes (the hand-off search: below)
       o.restarts = false;  // (f) alone, one order, on the problem as given
       o.merge_handoffs = false;
       o.node_limit = 1'000'000;
@@ -437,6 +442,7 @@ TEST_CASE("search: (f) and the level order race on each part, with one answer on
   const instance u = planted_instance(planted_family::uniform, 150, 1000);
   for (const instance* in : {&g, &u}) {
     linear_search_options o;
+    o.handoff_chains = false;  // measures the other lanes (the hand-off search: below)
     o.node_limit = 200'000;
     o.threads = 1;
     const search_result one = in->run(1048576, o);
@@ -453,10 +459,19 @@ TEST_CASE("search: (f) and the level order race on each part, with one answer on
     MESSAGE("race: " << one.stats.nodes << " nodes, " << one.stats.rounds << " rounds");
   }
   linear_search_options o;
+  o.handoff_chains = false;  // measures the other lanes (the hand-off search: below)
   o.node_limit = 200'000;
   CHECK(g.run(1048576, o).stats.nodes == 2 * 41737);
   o.valley_branching = false;  // the level order alone, no race
   CHECK(g.run(1048576, o).stats.nodes == 41737);
+  // Both are full at every point: the hand-off search (on by default) places each in a few hundred nodes.
+  for (const instance* in : {&g, &u}) {
+    const search_result c = in->run(1048576);
+    REQUIRE(c.found());
+    CHECK(c.stats.nodes == c.stats.chain_nodes);
+    CHECK(c.stats.nodes < 1000);
+    CHECK(valid(in->bufs, c.placements, 1048576));
+  }
 }
 
 TEST_CASE("lanes: the race's verdict is a rule in node counts, and a lane that throws is not waited for") {
@@ -667,4 +682,105 @@ TEST_CASE("print_set: contains and size agree with std::set, through growth and 
     CHECK(s.size() == 0);
     CHECK_FALSE(s.contains(print_key{0, 0}));
   }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The hand-off search (engine/chain_search.hpp)
+
+namespace {
+detail::chain_searcher<> chains_of(const std::vector<buf>& b, std::uint64_t cap, std::vector<interval>& life,
+                                   std::vector<std::uint64_t>& bytes, std::uint64_t limit = 1'000'000) {
+  life.clear(), bytes.clear();
+  for (const buf& x : b) life.push_back({x.lo, x.hi}), bytes.push_back(x.size);
+  return detail::chain_searcher<>(life, bytes, cap, limit, std::chrono::steady_clock::time_point::max());
+}
+std::vector<placement> as_placements(const std::vector<std::uint64_t>& off) {
+  std::vector<placement> p;
+  for (std::uint64_t o : off) p.push_back({0, o});
+  return p;
+}
+}  // namespace
+
+TEST_CASE("hand-off search: exact answers on hand-checked problems, and where it does not apply") {
+  std::vector<interval> life;
+  std::vector<std::uint64_t> bytes;
+  // Capacity 10: a (6 bytes, [0, 2)) hands off to c (6 bytes, [2, 4)); b (4 bytes) lives throughout. The
+  // first birth's chains are a and b alone; at 2 the hole a leaves is c's; the final chains {a, c} and
+  // {b} side by side, in the order of their first buffers: a and c at 0, b at 6.
+  const std::vector<buf> handoff{{0, 2, 6}, {0, 4, 4}, {2, 4, 6}};
+  auto cs = chains_of(handoff, 10, life, bytes);
+  REQUIRE(cs.applicable());
+  CHECK(cs.run() == std::vector<std::uint64_t>{0, 6, 0});
+  // Two buffers dying at 2 side by side make room for one of their total: they must be glued (5 + 3).
+  const std::vector<buf> glue{{0, 2, 5}, {0, 2, 3}, {0, 3, 2}, {2, 3, 8}};
+  auto g = chains_of(glue, 10, life, bytes);
+  REQUIRE(g.applicable());
+  const std::vector<std::uint64_t> off = g.run();
+  REQUIRE(off.size() == 4);
+  CHECK(valid(glue, as_placements(off), 10));
+  CHECK(off[3] == std::min(off[0], off[1]));  // the newborn takes the joined place of the two
+  // Not full at every point: capacity 11 for the first problem (a byte free at the first birth), and a
+  // birth whose newborns do not have the total of the buffers dying there.
+  CHECK(!chains_of(handoff, 11, life, bytes).applicable());
+  CHECK(!chains_of({{0, 2, 6}, {0, 4, 4}, {2, 4, 5}}, 10, life, bytes).applicable());
+  CHECK(chains_of(handoff, 11, life, bytes).run().empty());
+  // Through search_placement: found, with the hand-off search's nodes counted.
+  const search_result r = instance(handoff).run(10);
+  REQUIRE(r.found());
+  CHECK(r.stats.chain_nodes > 0);
+  CHECK(r.stats.nodes == r.stats.chain_nodes);
+  CHECK(valid(handoff, r.placements, 10));
+}
+
+TEST_CASE("hand-off search: finds a placement of every random full tiling, and what it finds is one") {
+  // tiny_tiling makes problems full at every point with a planted placement; the walk is complete on
+  // them (engine/chain_search.hpp), so with an ample budget it must find one, and the brute-force
+  // checker must accept it.
+  std::mt19937 rng(29);
+  std::vector<interval> life;
+  std::vector<std::uint64_t> bytes;
+  int tried = 0;
+  for (int it = 0; it < 300; ++it) {
+    const std::uint64_t cap = 4 + rng() % 9;
+    const std::vector<buf> b = tiny_tiling(rng, cap, static_cast<program_point>(3 + rng() % 6));
+    CAPTURE(it);
+    auto cs = chains_of(b, cap, life, bytes, 5'000'000);
+    REQUIRE(cs.applicable());
+    const std::vector<std::uint64_t> off = cs.run();
+    REQUIRE(off.size() == b.size());
+    CHECK(valid(b, as_placements(off), cap));
+    CHECK(cs.nodes() < 5'000'000);
+    ++tried;
+  }
+  CHECK(tried == 300);
+}
+
+TEST_CASE("hand-off search: places planted long-short problems the other searches give up on") {
+  // Planted long-short problems of 100 buffers, full at every point (seeds 1-12). With the hand-off
+  // search off, the two lanes of the 1-D search give up on some within 200,000 nodes each; with it on
+  // every problem the hand-off search places is a valid placement, and it places at least those.
+  int placed_before = 0, placed_now = 0, only_now = 0;
+  for (std::uint64_t seed = 1; seed <= 12; ++seed) {
+    CAPTURE(seed);
+    const planted_dsa d = make_planted_dsa({.family = planted_family::long_short, .buffers = 100, .seed = seed});
+    std::vector<buf> b;
+    for (const dsa_buffer& x : d.problem.buffers) b.push_back({x.lower, x.upper, x.size});
+    const instance in(b);
+    linear_search_options off;
+    off.node_limit = 200'000;
+    off.handoff_chains = false;
+    linear_search_options on = off;
+    on.handoff_chains = true;
+    const search_result before = in.run(d.capacity, off), now = in.run(d.capacity, on);
+    CHECK(before.status != search_status::infeasible);
+    if (now.found()) CHECK(valid(b, now.placements, d.capacity));
+    CHECK(now.stats.chain_nodes <= on.chain_node_limit + 1);
+    placed_before += before.found(), placed_now += now.found();
+    only_now += now.found() && !before.found();
+    // deterministic: the same placement again
+    const search_result again = in.run(d.capacity, on);
+    CHECK(again.placements == now.placements);
+  }
+  CHECK(placed_now >= placed_before);
+  CHECK(only_now > 0);
 }

@@ -1,9 +1,10 @@
 // gca/engine/observer.hpp — where the colorers' log lines go.
 //
 // Provides the observer policy the colorers report through: the concept `AllocationObserver` with its
-// contract, and its two models, `null_observer` (the default: silent, and free, since every call inlines
-// to nothing) and `stream_observer` (writes the Neuron allocator's lines, word for word, to an
-// std::ostream, for `gca-alloc -v`). The hooks are named after the moment they fire. The same figures are
+// contract, its two models, `null_observer` (the default: silent) and `stream_observer` (writes the
+// Neuron allocator's lines, word for word, to an std::ostream, for `gca-alloc -v`), and `observer_ref`,
+// one type for any observer, through which the engine calls them (so the engine is compiled once for
+// every observer; the hooks fire a few times per round). The hooks are named after the moment they fire. The same figures are
 // returned as values (see spill/fixpoint.hpp `space_report`), so nobody has to parse the text.
 #pragma once
 
@@ -11,6 +12,7 @@
 #include <cstdint>
 #include <ostream>
 #include <string_view>
+#include <type_traits>
 
 #include <gca/ir/target.hpp>
 #include <gca/ir/types.hpp>
@@ -36,7 +38,8 @@ namespace gca {
  * null_observer runs its functions serially so the lines come in function order (docs/ALLOCATOR.md,
  * section 5). A hook may throw; the run then leaves the module unchanged, as any failed run does.
  *
- * Models: null_observer, stream_observer (below); tests/test_reliability.cpp's sleepy_observer.
+ * Models: null_observer, stream_observer (below); tests/test_reliability.cpp's sleepy_observer; and
+ * observer_ref, which stands for any of them.
  */
 template <class O>
 concept AllocationObserver =
@@ -83,6 +86,50 @@ struct stream_observer {
   void note(std::string_view s) { *os << s << '\n'; }
 };
 
-static_assert(AllocationObserver<null_observer> && AllocationObserver<stream_observer>);
+/// Any AllocationObserver behind one type (a pointer to it and its hooks). The spill fixpoint and the
+/// space colorer take their observer through it, so their bodies are compiled once, not once per
+/// observer type: a driver run with a caller's observer, the colorer-alone run that records its lines
+/// (spill/fixpoint.hpp), and the silent runs inside the placement steps all share one copy. The hooks
+/// fire a few times per fixpoint round, so the indirect call costs nothing measurable; what it saves is
+/// a copy of the fixpoint and everything under it per observer (docs/PERFORMANCE.md section 6).
+class observer_ref {
+ public:
+  template <AllocationObserver O>
+    requires(!std::is_same_v<O, observer_ref>)
+  observer_ref(O& o) noexcept : self_(&o), hooks_(&hooks_of<O>) {}  // NOLINT: converts, like a reference
+  void will_allocate(memory_type m) { hooks_->will_allocate(self_, m); }
+  void best_of_n(memory_type m, std::string_view h) { hooks_->best_of_n(self_, m, h); }
+  void score(memory_type m, std::uint64_t s) { hooks_->score(self_, m, s); }
+  void did_color(memory_type m, std::string_view h) { hooks_->did_color(self_, m, h); }
+  void did_finish(memory_type m, std::size_t iterations, std::uint64_t cycles, std::size_t spilled, std::uint64_t bytes) {
+    hooks_->did_finish(self_, m, iterations, cycles, spilled, bytes);
+  }
+  void note(std::string_view s) { hooks_->note(self_, s); }
+
+ private:
+  struct hooks {
+    void (*will_allocate)(void*, memory_type);
+    void (*best_of_n)(void*, memory_type, std::string_view);
+    void (*score)(void*, memory_type, std::uint64_t);
+    void (*did_color)(void*, memory_type, std::string_view);
+    void (*did_finish)(void*, memory_type, std::size_t, std::uint64_t, std::size_t, std::uint64_t);
+    void (*note)(void*, std::string_view);
+  };
+  template <class O>
+  static constexpr hooks hooks_of{
+      [](void* o, memory_type m) { static_cast<O*>(o)->will_allocate(m); },
+      [](void* o, memory_type m, std::string_view h) { static_cast<O*>(o)->best_of_n(m, h); },
+      [](void* o, memory_type m, std::uint64_t s) { static_cast<O*>(o)->score(m, s); },
+      [](void* o, memory_type m, std::string_view h) { static_cast<O*>(o)->did_color(m, h); },
+      [](void* o, memory_type m, std::size_t i, std::uint64_t c, std::size_t k, std::uint64_t b) {
+        static_cast<O*>(o)->did_finish(m, i, c, k, b);
+      },
+      [](void* o, std::string_view s) { static_cast<O*>(o)->note(s); },
+  };
+  void* self_;
+  const hooks* hooks_;
+};
+
+static_assert(AllocationObserver<null_observer> && AllocationObserver<stream_observer> && AllocationObserver<observer_ref>);
 
 }  // namespace gca

@@ -16,6 +16,11 @@
 // both ways. Off because measured no better with the other rules (docs/PERFORMANCE.md: 221 against 221
 // planted fits over four seeds, and challenging F past 5 s for one random-order seed in ten).
 //
+// The hand-off search (switch `handoff_chains`, on; engine/chain_search.hpp, which says why it loses
+// nothing): on a problem whose memory is full at every point it walks the births in time order over
+// chains of buffers known to lie side by side, never enumerating the first arrangement; it takes turns
+// with the search below (chain_turns) up to `chain_node_limit` of its own nodes. It never proves.
+//
 // Algorithm. Every node is placed at its "skyline" h(v): the lowest legal (aligned) offset at or above the
 // top of every already-placed neighbor. Each search step places one unplaced node b at h(b), in an order
 // whose offsets never decrease. Backtracking undoes placements (a trail of old h and section floors).
@@ -194,8 +199,10 @@
 #include <utility>
 #include <vector>
 
+#include <gca/engine/chain_search.hpp>
 #include <gca/engine/lanes.hpp>
 #include <gca/engine/presolve.hpp>
+#include <gca/engine/print_set.hpp>
 #include <gca/engine/search_status.hpp>
 #include <gca/error.hpp>
 #include <gca/geometry/concept.hpp>
@@ -231,6 +238,10 @@ struct linear_search_options {
   bool flush_first = true;         // under (f), branches flush with a bordering floor first (order only)
   bool merge_handoffs = false;     // search hand-offs at full sections as one node (engine/presolve.hpp;
                                    // exact, but off: measured no better, and less robust on one file)
+  // The hand-off search (engine/chain_search.hpp), tried first when the memory is full at every point,
+  // on a budget of its own: at most this many of its nodes (and at most node_limit).
+  bool handoff_chains = true;
+  std::uint64_t chain_node_limit = 200000;
   // With (f) applicable, its lane and the level order's race on each part (engine/lanes.hpp): 1 runs
   // them in turns on one core, 2 or more at once on two threads. The answer and the node counts are the
   // same either way. Each lane has `node_limit` to itself (so a race reports at most twice as many:
@@ -252,6 +263,7 @@ struct search_stats {
   std::uint64_t deepest = 0;           // most nodes placed at once (how close a failed search came)
   std::uint64_t pruned_valley = 0;     // states cut by (f): a valley with no viable branch
   std::uint64_t merged = 0;            // nodes searched as part of another (hand-offs, engine/presolve.hpp)
+  std::uint64_t chain_nodes = 0;       // nodes of the hand-off search (engine/chain_search.hpp), in `nodes` too
   double seconds = 0;
 };
 
@@ -270,63 +282,6 @@ concept linear_search_geometry = GeometryPolicy<G> && requires(const G& g) {
   { g.alignment() } -> std::convertible_to<std::uint64_t>;
 };
 
-/// A 128-bit print of a search state (R4).
-struct print_key {
-  std::uint64_t a, b;
-  friend bool operator==(const print_key&, const print_key&) = default;
-};
-
-/// The failed states (R4's table): a set of 128-bit prints, open addressing with linear probing in a
-/// power-of-two table kept at most half full. The search asks it at every node, and a node-based set
-/// (std::unordered_set) costs a bucket read and a pointer chase per question, 14 % of the 1-D search's
-/// time on planted long-short problems; here one probe usually reads one slot. The print {0, 0} marks
-/// an empty slot, so it is kept apart.
-class print_set {
- public:
-  template <class = void>
-  void clear() {
-    slots_.clear();
-    count_ = 0;
-    has_zero_ = false;
-  }
-  std::size_t size() const noexcept { return count_; }
-  template <class = void>
-  bool contains(const print_key& k) const noexcept {
-    if (empty(k)) return has_zero_;
-    return !slots_.empty() && slots_[probe(slots_, k)] == k;
-  }
-  template <class = void>
-  void insert(const print_key& k) {
-    if (empty(k)) {
-      count_ += has_zero_ ? 0 : 1;
-      has_zero_ = true;
-      return;
-    }
-    if (2 * (count_ + 1) > slots_.size()) grow();
-    print_key& slot = slots_[probe(slots_, k)];
-    if (empty(slot)) slot = k, ++count_;
-  }
-
- private:
-  static bool empty(const print_key& k) noexcept { return k.a == 0 && k.b == 0; }
-  /// The slot of t holding k, or the empty slot where k would go (t is never full).
-  template <class = void>
-  static std::size_t probe(const std::vector<print_key>& t, const print_key& k) noexcept {
-    std::size_t i = k.a & (t.size() - 1);
-    while (!(t[i] == k) && !empty(t[i])) i = (i + 1) & (t.size() - 1);
-    return i;
-  }
-  template <class = void>
-  void grow() {
-    std::vector<print_key> bigger(std::max<std::size_t>(1024, 2 * slots_.size()), print_key{0, 0});
-    for (const print_key& k : slots_)
-      if (!empty(k)) bigger[probe(bigger, k)] = k;
-    slots_.swap(bigger);
-  }
-  std::vector<print_key> slots_;
-  std::size_t count_ = 0;
-  bool has_zero_ = false;
-};
 
 template <class = void>
 class placement_search {
@@ -1658,6 +1613,54 @@ class placement_search {
   std::vector<vbranch> vbranches_;     // (f): the vdfs frames' branches, a stack (stack_frame)
 };
 
+/// The hand-off search (engine/chain_search.hpp) in turns with `other` (the skyline search, given its
+/// options with a node limit), while the hand-off search has budget left: turns of 4,096 nodes each,
+/// then four times as many, and so on. Returns the first decisive answer (a placement `accept` takes, or
+/// `other`'s proof), or gave_up with every node counted, also when the problem is not full at every point
+/// (or a size is not a multiple of the alignment: offsets are sums of sizes) and nothing was tried.
+template <class Accept, class Other>
+search_result chain_turns(std::span<const extent> extents, std::span<const interval> lifetimes, std::uint64_t cap,
+                          std::uint64_t align, const linear_search_options& opt, Accept&& accept, Other&& other) {
+  search_result out;
+  if (!opt.handoff_chains || lifetimes.empty()) return out;
+  std::vector<std::uint64_t> bytes(extents.size());
+  for (std::size_t v = 0; v < extents.size(); ++v) {
+    if (extents[v].bytes % align != 0) return out;
+    bytes[v] = extents[v].bytes;
+  }
+  const std::uint64_t limit = std::min(opt.node_limit, opt.chain_node_limit);
+  chain_searcher<> cs(lifetimes, bytes, cap, limit, opt.deadline);
+  if (!cs.applicable()) return out;
+  std::uint64_t spent = 0;  // the other search's nodes in its turns
+  for (std::uint64_t budget = 4096;; budget *= 4) {
+    const std::vector<std::uint64_t> off = cs.run(std::min(budget, limit));
+    if (!off.empty()) {
+      search_result c;
+      c.status = search_status::found;
+      for (std::size_t v = 0; v < off.size(); ++v) {
+        c.placements.push_back(placement{0, off[v]});
+        c.peak = std::max(c.peak, off[v] + bytes[v]);
+      }
+      c.stats.nodes = spent + cs.nodes();
+      c.stats.chain_nodes = cs.nodes();
+      if (accept(c)) return c;
+    }
+    if (budget >= limit) break;
+    linear_search_options o = opt;
+    o.node_limit = std::min(budget, opt.node_limit);
+    search_result s = other(o);
+    spent += s.stats.nodes;
+    if (s.status != search_status::gave_up) {
+      s.stats.nodes = spent + cs.nodes();
+      s.stats.chain_nodes = cs.nodes();
+      return s;
+    }
+  }
+  out.stats.nodes = spent + cs.nodes();
+  out.stats.chain_nodes = cs.nodes();
+  return out;
+}
+
 }  // namespace detail
 
 /// Searches for a placement of every node of `g` within the capacity (the smaller of the geometry's and
@@ -1679,29 +1682,46 @@ search_result search_placement(const interference_graph& g, std::span<const exte
   std::uint64_t cap = std::min(geom.capacity(), opt.capacity);
   if (cap == unbounded) cap = total;
   const std::uint64_t align = std::max<std::uint64_t>(1, static_cast<std::uint64_t>(geom.alignment()));
+  // Legal, within the capacity, no two neighbors overlapping: the geometry's own predicates.
+  auto invalid_at = [&](const search_result& x) -> std::optional<node_id> {
+    for (node_id v = 0; v < n; ++v) {
+      if (!geom.legal(extents[v], x.placements[v]) || geom.end(extents[v], x.placements[v]) > cap) return v;
+      for (node_id u : g.neighbors(v))
+        if (u > v && geom.overlaps(extents[v], x.placements[v], extents[u], x.placements[u])) return v;
+    }
+    return std::nullopt;
+  };
   std::optional<handoff_merge> merged;
   if (opt.merge_handoffs && !lifetimes.empty()) merged = merge_handoffs(g, extents, lifetimes, cap);
-  search_result r;
-  if (merged) {  // search the merged problem, then give each node its chain's offset (engine/presolve.hpp)
-    r = detail::placement_search(merged->graph, merged->extents, merged->lifetimes, cap, align, opt).run();
-    r.stats.merged = merged->merged;
-    if (r.found()) {
+  auto other = [&](const linear_search_options& o) {  // the skyline search (and its race)
+    if (!merged) return detail::placement_search(g, extents, lifetimes, cap, align, o).run();
+    // the merged problem, then each node at its chain's offset (engine/presolve.hpp)
+    search_result m = detail::placement_search(merged->graph, merged->extents, merged->lifetimes, cap, align, o).run();
+    m.stats.merged = merged->merged;
+    if (m.found()) {
       std::vector<placement> mine(n);
-      for (node_id v = 0; v < n; ++v) mine[v] = r.placements[merged->rep[v]];
-      r.placements = std::move(mine);
+      for (node_id v = 0; v < n; ++v) mine[v] = m.placements[merged->rep[v]];
+      m.placements = std::move(mine);
     }
-  } else {
-    r = detail::placement_search(g, extents, lifetimes, cap, align, opt).run();
+    return m;
+  };
+  // The hand-off search where the memory is full at every point (engine/chain_search.hpp), in turns with
+  // the other search on budgets that grow fourfold (4,096 nodes each first), up to its own limit; then
+  // the other search alone. What either finds is checked like any placement; the turns cost the other
+  // search at most a third more nodes than its last one (it starts each turn afresh).
+  search_result r = detail::chain_turns(extents, lifetimes, cap, align, opt, [&](search_result& c) {
+    return !invalid_at(c);
+  }, other);
+  if (r.status == search_status::gave_up && !(opt.deadline != std::chrono::steady_clock::time_point::max() &&
+                                             std::chrono::steady_clock::now() > opt.deadline)) {
+    search_result last = other(opt);
+    last.stats.nodes += r.stats.nodes;
+    last.stats.chain_nodes = r.stats.chain_nodes;
+    r = std::move(last);
   }
   if (!r.found()) return r;
-  // Independent check with the geometry's own predicates: legal, within the capacity, no overlap.
-  for (node_id v = 0; v < n; ++v) {
-    bool bad = !geom.legal(extents[v], r.placements[v]) || geom.end(extents[v], r.placements[v]) > cap;
-    for (node_id u : g.neighbors(v))
-      if (u > v && geom.overlaps(extents[v], r.placements[v], extents[u], r.placements[u])) bad = true;
-    if (bad) throw std::logic_error("search_placement: the search returned an invalid placement for node " +
-                             std::to_string(v));
-  }
+  if (const auto v = invalid_at(r))  // an independent check of the search
+    throw std::logic_error("search_placement: the search returned an invalid placement for node " + std::to_string(*v));
   return r;
 }
 

@@ -7,7 +7,8 @@
 // the linearized function's working copy: webs that got different places become tensors of their own,
 // `name.N`, and the operands that belong to them are renamed). The spill fixpoint (spill/fixpoint.hpp)
 // drives these two; the drivers call it. They take any GeometryPolicy through a geometry_ref (compiled
-// once, see engine/geometry_ref.hpp); the Observer receives the Neuron allocator's log lines (engine/observer.hpp).
+// once, see engine/geometry_ref.hpp); any observer, through an observer_ref (compiled once too), receives
+// the Neuron allocator's log lines (engine/observer.hpp).
 #pragma once
 
 #include <algorithm>
@@ -99,9 +100,9 @@ class pass_cache {
 /// not overlap each other. They become graph nodes with `node_web == no_web`. `threads`: best-of-n
 /// variants colored at once. `cache`: what earlier passes computed on the same program and problem is
 /// reused (see pass_cache; the caller gives the liveness back after commit).
-template <class Observer>
+template <class = void>
 space_attempt color_space(const linearized_function& lf, const space_filter& filter, geometry_ref geom,
-                          std::span<const color_options> variants, Observer& obs,
+                          std::span<const color_options> variants, observer_ref obs,
                           std::span<const placed_neighbor> blockers = {},
                           engine_kind engine = engine_kind::chaitin_briggs, unsigned threads = 1,
                           pass_cache* cache = nullptr) {

@@ -150,11 +150,11 @@ namespace detail {
 
 /// One run of the fixpoint, as named steps over its shared state; allocate_space below is the loop. Each
 /// step that ends the run returns true with the report final (placed, or refused with its message).
-template <SpillPolicy Spill, class Observer>
+template <SpillPolicy Spill>
 class space_fixpoint {
  public:
   space_fixpoint(linearized_function& lf, const target& tgt, const space_filter& filter, geometry_ref geom,
-                 const Spill& spill, Observer& obs, const space_options& opt)
+                 const Spill& spill, observer_ref obs, const space_options& opt)
       : lf_(lf), tgt_(tgt), filter_(filter), geom_(geom), spill_(spill), obs_(obs), opt_(opt),
         lay_(opt.search.enabled ? geom.rect() : std::nullopt),
         search_until_(search_deadline(opt.search, std::chrono::steady_clock::now(), opt.deadline)) {
@@ -400,7 +400,7 @@ class space_fixpoint {
   const space_filter& filter_;
   geometry_ref geom_;
   const Spill& spill_;
-  Observer& obs_;
+  observer_ref obs_;
   const space_options& opt_;
   const std::optional<rect_layout> lay_;  // the search's view of a rectangle memory (search on), else nothing
   const std::chrono::steady_clock::time_point search_until_;
@@ -460,8 +460,9 @@ bool spills_less(const space_report& x, const space_report& y) {
 
 }  // namespace detail
 
-/// allocate_space with the geometry behind a geometry_ref (its body is compiled once per spill policy
-/// and observer, not once per geometry).
+/// allocate_space with the geometry behind a geometry_ref. The fixpoint under it is compiled once per
+/// spill policy: not once per geometry (geometry_ref), nor per observer (observer_ref, engine/observer.hpp);
+/// only this short function is per observer.
 template <SpillPolicy Spill, class Observer = null_observer>
 space_report allocate_space(linearized_function& lf, const target& tgt, const space_filter& filter,
                             geometry_ref geom, const Spill& spill, Observer& obs, const space_options& opt = {}) {
@@ -473,15 +474,14 @@ space_report allocate_space(linearized_function& lf, const target& tgt, const sp
   // 56, docs/PERFORMANCE.md section 10). So the search never makes an allocation worse than the colorer
   // alone; the report keeps what the search answered. The caller's observer hears the run with the
   // search as it goes, then, when the colorer alone is kept, a note saying so and that run's events.
-  detail::space_fixpoint<Spill, Observer> searched(lf, tgt, filter, geom, spill, obs, opt);
+  detail::space_fixpoint<Spill> searched(lf, tgt, filter, geom, spill, obs, opt);
   space_report rep = searched.run();
   std::optional<linearized_function>& input = searched.input();
   if (input && !(rep.ok && rep.spills.spilled_webs == 0)) {
     space_options alone = opt;
     alone.search.enabled = false;
     detail::recording_observer heard_alone;
-    space_report plain = detail::space_fixpoint<Spill, detail::recording_observer>(*input, tgt, filter, geom, spill,
-                                                                                   heard_alone, alone).run();
+    space_report plain = detail::space_fixpoint<Spill>(*input, tgt, filter, geom, spill, heard_alone, alone).run();
     if (detail::spills_less(plain, rep)) {
       obs.note("  " + std::string(log_name(tgt, filter.memory)) +
                ": the colorer without the placement search spills less; its allocation is kept");

@@ -1,0 +1,671 @@
+// gca/engine/chain_search.hpp — the hand-off search: 1-D problems whose memory is full at every point.
+//
+// Provides `detail::chain_searcher`, which search_placement (engine/search.hpp) runs first, on a node
+// budget of its own, when a 1-D problem is full at every point (below). It answers found (offsets, which
+// the caller checks against the graph and the geometry) or nothing (gave up, or the problem is not of
+// that kind); never "infeasible".
+//
+// Why. The skyline search fixes buffers in offset order and the time sweep fixes the first birth's whole
+// arrangement before anything else; on problems full at every point whose buffers mostly live briefly
+// (the planted `long-short` family), a wrong first arrangement is refuted only births later, and there
+// are hundreds of thousands of them (docs/PERFORMANCE.md section 1, "The hand-off search"). Here nothing
+// is arranged before a hand-off needs it.
+//
+// Full at every point: the buffers born at the first point have the capacity as their total, and at
+// every later birth t (up to the last) the buffers born at t have the total of those dying at t. Then in
+// any placement the memory is tiled at every point, so the buffers dying at t lie in maximal runs of
+// adjacent dying buffers ("holes"), and the newborns of t tile each hole exactly, in some order.
+// Conversely, a sequence of such hand-offs is a placement: each newborn takes a place some dying
+// buffers leave at its birth, and survivors never move.
+//
+// State: chains. A chain is a sequence of live buffers known to lie side by side, in this order or its
+// reverse; the first birth's buffers start as chains of one (their arrangement is never enumerated), and
+// chains only grow, when a hand-off glues them. Different chains are unordered: any order of the final
+// chains side by side is a placement (place() says why). At birth t the holes are formed from:
+//   inner runs   dying buffers with survivors of the same chain on both sides: a hole of its own, fixed;
+//   end runs     dying buffers at a chain's end: a hole alone, or glued to another chain's end run;
+//   whole chains chains all of whose buffers die at t: they join any hole (or form one), and vanish.
+// Every real hole has this form. Holes kept apart that are in fact adjacent are harmless (the newborns
+// of both, side by side, tile the joined hole), so nothing needs them apart. Two ends of one chain, or
+// of chains already joined at this birth, are never glued: a ring has no place in a line.
+// Then the newborns: which (by class: buffers with the same end and size are interchangeable) tile
+// each hole (exact sums; the inner holes first, with a subset-sum check of the ones left), then their
+// order in each hole (orders whose runs of equal death are the same are one: such buffers die together,
+// so nothing later tells them apart; a hole of whole chains only is a new chain, one order of each
+// mirror pair). The newborns join the chains in place of the dying.
+// Memory of failed states: the state after a birth is the multiset of chains, each as its runs of
+// (end, bytes), up to reversal; the rest of the walk depends on nothing else. For problems full at
+// every point the walk is complete (every placement is a path of it); the budget makes it a try.
+//
+// Cost: per search node (a multiset, an order, a birth's state) work linear in the live buffers; the
+// budget counts nodes. Deterministic: the walk depends only on the problem and the budget (the deadline
+// can only turn found into nothing).
+#pragma once
+
+#include <algorithm>
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <numeric>
+#include <span>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+#include <gca/engine/print_set.hpp>
+#include <gca/ir/types.hpp>
+#include <gca/liveness/interval.hpp>
+
+namespace gca::detail {
+
+template <class = void>
+class chain_searcher {
+  using node_id = std::uint32_t;  // a buffer: its index in the problem (graph/interference.hpp's node_id)
+
+ public:
+  chain_searcher(std::span<const interval> life, std::span<const std::uint64_t> size, std::uint64_t cap,
+                 std::uint64_t node_limit, std::chrono::steady_clock::time_point deadline)
+      : life_(life), size_(size), cap_(cap), limit_(node_limit), deadline_(deadline) {
+    prepare();
+  }
+
+  /// Whether the problem is full at every point (see the top); run() answers nothing otherwise.
+  bool applicable() const noexcept { return applicable_; }
+  std::uint64_t nodes() const noexcept { return nodes_; }
+
+  /// Every node's offset when found; empty when the walk gave up (budget, deadline) or does not apply.
+  /// `limit`: the walk stops once nodes() passes it. A later run with a larger limit walks again from the
+  /// start, with the failed states found so far (a state is remembered only when its whole subtree was
+  /// walked, so they hold at any budget): search_placement takes turns with the other search so.
+  std::vector<std::uint64_t> run(std::uint64_t limit) {
+    limit_ = limit;
+    return run();
+  }
+  std::vector<std::uint64_t> run() {
+    if (!applicable_ || nodes_ >= limit_) return {};
+    aborted_ = false;
+    path_.clear();
+    std::vector<std::vector<node_id>> chains;
+    for (node_id v : births_[0]) chains.push_back({v});
+    if (!birth(1, chains)) return {};
+    return place();
+  }
+
+ private:
+  static constexpr std::uint32_t none = 0xffffffffu;
+  struct newborn_class {
+    std::uint32_t death;  // index of its end in times_
+    std::uint64_t bytes;
+    std::vector<node_id> ids;
+  };
+  struct inner_run {
+    std::uint32_t ci, a, b;
+    std::uint64_t len;
+  };
+  struct end_run {
+    std::uint32_t ci;
+    bool right;  // the run is at the chain's last buffers
+    std::uint64_t len;
+  };
+  struct whole_chain {
+    std::uint32_t ci;
+    std::uint64_t len;
+  };
+  struct hole {
+    bool inner = false;
+    std::uint32_t run = none;         // inner: index into inner
+    std::uint32_t j = none, m = none;  // glued end runs (indices into ends), none: that side free
+    std::vector<std::uint32_t> wholes;  // whole chains in it (indices into wholes)
+    std::vector<std::uint32_t> counts;  // newborns per class
+    std::vector<node_id> fill;          // the newborns in order (phase two)
+  };
+  /// One birth's walk (the holes of phase one, their orders in phase two).
+  struct birth_walk {
+    std::uint32_t k = 0;
+    const std::vector<std::vector<node_id>>* chains = nullptr;
+    std::vector<newborn_class> classes;
+    std::vector<std::uint32_t> pool, taken;
+    std::vector<inner_run> inner;
+    std::vector<end_run> ends;
+    std::vector<whole_chain> wholes;
+    std::vector<hole> holes;
+    std::vector<std::uint8_t> end_used, whole_used;
+  };
+  /// What place() needs of one birth of the path found.
+  struct step {
+    std::uint32_t k;
+    std::vector<std::vector<node_id>> chains;
+    std::vector<inner_run> inner;
+    std::vector<end_run> ends;
+    std::vector<whole_chain> wholes;
+    std::vector<hole> holes;
+  };
+
+  /// Times, births, and the test of fullness (see the top); the subset-sum unit.
+  template <class = void>
+  void prepare() {
+    const std::size_t n = life_.size();
+    if (n == 0 || size_.size() != n) return;
+    for (std::size_t v = 0; v < n; ++v) {
+      if (life_[v].empty() || size_[v] == 0) return;
+      times_.push_back(life_[v].begin);
+      times_.push_back(life_[v].end);
+    }
+    std::sort(times_.begin(), times_.end());
+    times_.erase(std::unique(times_.begin(), times_.end()), times_.end());
+    auto index = [&](program_point t) {
+      return static_cast<std::uint32_t>(std::lower_bound(times_.begin(), times_.end(), t) - times_.begin());
+    };
+    births_.assign(times_.size(), {});
+    std::vector<std::uint64_t> born(times_.size(), 0), dying(times_.size(), 0);
+    death_.resize(n);
+    unit_ = cap_;
+    for (node_id v = 0; v < n; ++v) {
+      const std::uint32_t b = index(life_[v].begin);
+      death_[v] = index(life_[v].end);
+      births_[b].push_back(v);
+      born[b] += size_[v];
+      dying[death_[v]] += size_[v];
+      unit_ = std::gcd(unit_, size_[v]);
+    }
+    if (born[0] != cap_) return;
+    for (std::uint32_t k = 1; k < times_.size(); ++k)
+      if (born[k] != 0) last_birth_ = k;
+    for (std::uint32_t k = 1; k <= last_birth_; ++k)
+      if (born[k] != dying[k]) return;
+    // the subset-sum check of inner holes, in units of the sizes' gcd, when that table is small
+    if (unit_ != 0 && cap_ / unit_ <= (std::uint64_t{1} << 16)) words_ = static_cast<std::size_t>(cap_ / unit_ / 64 + 1);
+    applicable_ = true;
+  }
+
+  bool tick() {
+    if (aborted_) return false;
+    ++nodes_;
+    if (nodes_ > limit_ || ((nodes_ & 1023) == 0 && std::chrono::steady_clock::now() > deadline_)) aborted_ = true;
+    return !aborted_;
+  }
+  bool dies_at(node_id v, std::uint32_t k) const { return death_[v] == k; }
+
+  /// The state's print: per chain the runs of (death, bytes), adjacent equal deaths merged, hashed in
+  /// both directions and the smaller kept; the chains' prints sorted and hashed with the birth.
+  template <class = void>
+  print_key print(std::uint32_t k, const std::vector<std::vector<node_id>>& chains) const {
+    auto mix = [](std::uint64_t h, std::uint64_t x) {
+      h ^= x + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
+      h ^= h >> 29;
+      return h * 0xbf58476d1ce4e5b9ull;
+    };
+    std::vector<print_key> each;
+    std::vector<std::pair<std::uint32_t, std::uint64_t>> runs;
+    for (const auto& c : chains) {
+      runs.clear();
+      for (node_id v : c) {
+        if (!runs.empty() && runs.back().first == death_[v]) runs.back().second += size_[v];
+        else runs.emplace_back(death_[v], size_[v]);
+      }
+      print_key f{1, 2}, r{1, 2};
+      for (std::size_t i = 0; i < runs.size(); ++i) {
+        const auto& x = runs[i];
+        const auto& y = runs[runs.size() - 1 - i];
+        f = {mix(f.a, x.first * 0x100000001b3ull ^ x.second), mix(f.b ^ 0x51ed27, x.second * 31 + x.first)};
+        r = {mix(r.a, y.first * 0x100000001b3ull ^ y.second), mix(r.b ^ 0x51ed27, y.second * 31 + y.first)};
+      }
+      each.push_back(std::tie(f.a, f.b) < std::tie(r.a, r.b) ? f : r);
+    }
+    std::sort(each.begin(), each.end(), [](const print_key& x, const print_key& y) { return std::tie(x.a, x.b) < std::tie(y.a, y.b); });
+    print_key p{mix(7, k), mix(11, k + 1)};
+    for (const print_key& e : each) p = {mix(p.a, e.a), mix(p.b, e.b)};
+    return p;
+  }
+
+  /// Birth k (an index into times_) given the chains just before it; then the births after it.
+  template <class = void>
+  bool birth(std::uint32_t k, const std::vector<std::vector<node_id>>& chains) {
+    if (aborted_) return false;
+    if (k > last_birth_) return true;
+    const print_key key = print(k, chains);
+    if (failed_.contains(key)) return false;
+    birth_walk w;
+    w.k = k;
+    w.chains = &chains;
+    classify(w);
+    const bool ok = inner_holes(w, 0);
+    if (!ok && !aborted_) failed_.insert(key);
+    return ok;
+  }
+
+  /// The newborns by class (largest first), and each chain's dying runs.
+  template <class = void>
+  void classify(birth_walk& w) const {
+    for (node_id v : births_[w.k]) {
+      auto it = std::find_if(w.classes.begin(), w.classes.end(),
+                             [&](const newborn_class& c) { return c.death == death_[v] && c.bytes == size_[v]; });
+      if (it == w.classes.end()) w.classes.push_back({death_[v], size_[v], {v}});
+      else it->ids.push_back(v);
+    }
+    std::sort(w.classes.begin(), w.classes.end(), [](const newborn_class& x, const newborn_class& y) {
+      return x.bytes != y.bytes ? x.bytes > y.bytes : x.death < y.death;
+    });
+    for (const newborn_class& c : w.classes) w.pool.push_back(static_cast<std::uint32_t>(c.ids.size()));
+    w.taken.assign(w.classes.size(), 0);
+    const auto& chains = *w.chains;
+    for (std::uint32_t ci = 0; ci < chains.size(); ++ci) {
+      const auto& c = chains[ci];
+      const auto n = static_cast<std::uint32_t>(c.size());
+      std::uint32_t dying = 0;
+      for (node_id v : c) dying += dies_at(v, w.k) ? 1 : 0;
+      if (dying == n) {
+        std::uint64_t len = 0;
+        for (node_id v : c) len += size_[v];
+        w.wholes.push_back({ci, len});
+        continue;
+      }
+      for (std::uint32_t j = 0; j < n;) {
+        if (!dies_at(c[j], w.k)) {
+          ++j;
+          continue;
+        }
+        const std::uint32_t a = j;
+        std::uint64_t len = 0;
+        for (; j < n && dies_at(c[j], w.k); ++j) len += size_[c[j]];
+        if (a == 0) w.ends.push_back({ci, false, len});
+        else if (j == n) w.ends.push_back({ci, true, len});
+        else w.inner.push_back({ci, a, j, len});
+      }
+    }
+    w.end_used.assign(w.ends.size(), 0);
+    w.whole_used.assign(w.wholes.size(), 0);
+  }
+
+  /// Each sub-multiset of the pool whose bytes add up to `length`, larger classes first; `visit` sees
+  /// it with the pool already short of it. Stops at the first visit that returns true.
+  template <class Visit>
+  bool each_multiset(birth_walk& w, std::uint64_t length, Visit&& visit) {
+    std::vector<std::uint32_t> cur(w.classes.size(), 0);
+    return multisets_from(w, 0, length, cur, visit);
+  }
+  template <class Visit>
+  bool multisets_from(birth_walk& w, std::size_t x, std::uint64_t rem, std::vector<std::uint32_t>& cur, Visit& visit) {
+    if (rem == 0) return visit(cur);
+    for (std::size_t y = x; y < w.classes.size() && !aborted_; ++y) {
+      if (w.pool[y] == 0 || w.classes[y].bytes > rem) continue;
+      --w.pool[y], ++cur[y];
+      const bool ok = multisets_from(w, y, rem - w.classes[y].bytes, cur, visit);
+      ++w.pool[y], --cur[y];
+      if (ok) return true;
+    }
+    return false;
+  }
+
+  /// Whether the pool's subset sums still reach every inner hole from `from` on (a necessary test).
+  template <class = void>
+  bool sums_reach(const birth_walk& w, std::size_t from) const {
+    if (words_ == 0 || from >= w.inner.size()) return true;
+    std::vector<std::uint64_t> bits(words_, 0);
+    bits[0] = 1;
+    for (std::size_t y = 0; y < w.classes.size(); ++y)
+      for (std::uint32_t c = 0; c < w.pool[y]; ++c) {
+        const std::size_t s = static_cast<std::size_t>(w.classes[y].bytes / unit_), ws = s / 64, bs = s % 64;
+        for (std::size_t i = words_; i-- > ws;) {
+          std::uint64_t moved = bits[i - ws] << bs;
+          if (bs != 0 && i > ws) moved |= bits[i - ws - 1] >> (64 - bs);
+          bits[i] |= moved;
+        }
+      }
+    for (std::size_t j = from; j < w.inner.size(); ++j) {
+      const std::size_t L = static_cast<std::size_t>(w.inner[j].len / unit_);
+      if (L / 64 >= words_ || !((bits[L / 64] >> (L % 64)) & 1)) return false;
+    }
+    return true;
+  }
+
+  /// Phase one, 1: the inner holes, each with a multiset of newborns.
+  template <class = void>
+  bool inner_holes(birth_walk& w, std::size_t j) {
+    if (j == w.inner.size()) return end_holes(w, 0);
+    return each_multiset(w, w.inner[j].len, [&](const std::vector<std::uint32_t>& counts) {
+      if (!tick()) return false;
+      hole h;
+      h.inner = true;
+      h.run = static_cast<std::uint32_t>(j);
+      h.counts = counts;
+      w.holes.push_back(std::move(h));
+      const bool ok = sums_reach(w, j + 1) && inner_holes(w, j + 1);
+      w.holes.pop_back();
+      return ok;
+    });
+  }
+
+  /// Whether chains a and b are joined already through this birth's holes.
+  template <class = void>
+  bool joined(const birth_walk& w, std::uint32_t a, std::uint32_t b) const {
+    std::vector<std::uint32_t> todo{a}, seen{a};
+    while (!todo.empty()) {
+      const std::uint32_t u = todo.back();
+      todo.pop_back();
+      if (u == b) return true;
+      for (const hole& h : w.holes) {
+        if (h.inner || h.j == none || h.m == none) continue;
+        const std::uint32_t x = w.ends[h.j].ci, y = w.ends[h.m].ci;
+        const std::uint32_t other = x == u ? y : y == u ? x : none;
+        if (other != none && std::find(seen.begin(), seen.end(), other) == seen.end()) seen.push_back(other), todo.push_back(other);
+      }
+    }
+    return false;
+  }
+
+  /// Phase one, 2: each end run, alone or glued to a later one of another chain, with whole chains.
+  template <class = void>
+  bool end_holes(birth_walk& w, std::size_t j) {
+    while (j < w.ends.size() && w.end_used[j]) ++j;
+    if (j == w.ends.size()) return whole_holes(w);
+    w.end_used[j] = 1;
+    std::vector<std::uint32_t> with;
+    bool ok = with_wholes(w, 0, w.ends[j].len, with, static_cast<std::uint32_t>(j), none);
+    for (std::size_t m = j + 1; !ok && !aborted_ && m < w.ends.size(); ++m) {
+      if (w.end_used[m] || w.ends[m].ci == w.ends[j].ci || joined(w, w.ends[j].ci, w.ends[m].ci)) continue;
+      w.end_used[m] = 1;
+      ok = with_wholes(w, 0, w.ends[j].len + w.ends[m].len, with, static_cast<std::uint32_t>(j), static_cast<std::uint32_t>(m));
+      w.end_used[m] = 0;
+    }
+    w.end_used[j] = 0;
+    return ok;
+  }
+
+  /// Chooses which whole chains (from x on) join the hole, then its newborns; then the next hole (the
+  /// next end run, or, for a hole of whole chains only, the next such hole).
+  template <class = void>
+  bool with_wholes(birth_walk& w, std::size_t x, std::uint64_t length, std::vector<std::uint32_t>& with,
+                   std::uint32_t j, std::uint32_t m) {
+    if (aborted_) return false;
+    if (x == w.wholes.size()) {
+      return each_multiset(w, length, [&](const std::vector<std::uint32_t>& counts) {
+        if (!tick()) return false;
+        hole h;
+        h.j = j, h.m = m, h.wholes = with, h.counts = counts;
+        w.holes.push_back(std::move(h));
+        const bool ok = j != none ? end_holes(w, j + 1) : whole_holes(w);
+        w.holes.pop_back();
+        return ok;
+      });
+    }
+    if (w.whole_used[x]) return with_wholes(w, x + 1, length, with, j, m);
+    if (with_wholes(w, x + 1, length, with, j, m)) return true;
+    if (aborted_) return false;
+    w.whole_used[x] = 1;
+    with.push_back(static_cast<std::uint32_t>(x));
+    const bool ok = with_wholes(w, x + 1, length + w.wholes[x].len, with, j, m);
+    with.pop_back();
+    w.whole_used[x] = 0;
+    return ok;
+  }
+
+  /// Phase one, 3: the whole chains no end run took, in holes of their own; then phase two.
+  template <class = void>
+  bool whole_holes(birth_walk& w) {
+    std::size_t x = 0;
+    while (x < w.wholes.size() && w.whole_used[x]) ++x;
+    if (x == w.wholes.size()) {
+      for (std::uint32_t p : w.pool)
+        if (p != 0) return false;
+      return orders(w, 0);
+    }
+    w.whole_used[x] = 1;
+    std::vector<std::uint32_t> with{static_cast<std::uint32_t>(x)};
+    const bool ok = with_wholes(w, x + 1, w.wholes[x].len, with, none, none);
+    w.whole_used[x] = 0;
+    return ok;
+  }
+
+  /// Phase two: the order of each hole's newborns (distinct runs of equal death only); then the chains
+  /// after the birth, and the next birth.
+  template <class = void>
+  bool orders(birth_walk& w, std::size_t h) {
+    if (h == w.holes.size()) {
+      path_.push_back({w.k, *w.chains, w.inner, w.ends, w.wholes, w.holes});
+      if (birth(w.k + 1, after(w))) return true;
+      path_.pop_back();
+      return false;
+    }
+    hole& o = w.holes[h];
+    std::vector<std::uint32_t> items;
+    for (std::uint32_t y = 0; y < o.counts.size(); ++y) items.insert(items.end(), o.counts[y], y);
+    // orders in lexicographic order of (death, bytes): the newborns that die first nearest the hole's start
+    auto sooner = [&](std::uint32_t x, std::uint32_t y) {
+      return std::tie(w.classes[x].death, w.classes[x].bytes) < std::tie(w.classes[y].death, w.classes[y].bytes);
+    };
+    std::sort(items.begin(), items.end(), sooner);
+    const bool mirror = !o.inner && o.j == none && o.m == none;  // a new chain: either direction
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> seen;  // the orders' prints, sorted
+    std::vector<std::pair<std::uint32_t, std::uint64_t>> runs;
+    std::uint64_t scanned = 0;
+    do {
+      // an order counts as a node when it is new; the orders scanned past count a node per 64
+      if ((++scanned & 63) == 0 && !tick()) return false;
+      runs.clear();
+      for (std::uint32_t y : items) {
+        if (!runs.empty() && runs.back().first == w.classes[y].death) runs.back().second += w.classes[y].bytes;
+        else runs.emplace_back(w.classes[y].death, w.classes[y].bytes);
+      }
+      print_key f{3, 5}, r{3, 5};
+      for (std::size_t i = 0; i < runs.size(); ++i) {
+        const auto& a = runs[i];
+        const auto& b = runs[runs.size() - 1 - i];
+        f = {f.a * 0x100000001b3ull ^ (a.first + 1) * 0x9e3779b97f4a7c15ull ^ a.second, f.b * 1099511628211ull + a.second * 131 + a.first};
+        r = {r.a * 0x100000001b3ull ^ (b.first + 1) * 0x9e3779b97f4a7c15ull ^ b.second, r.b * 1099511628211ull + b.second * 131 + b.first};
+      }
+      const print_key key = mirror && std::tie(r.a, r.b) < std::tie(f.a, f.b) ? r : f;
+      const std::pair<std::uint64_t, std::uint64_t> kp{key.a, key.b};
+      const auto at = std::lower_bound(seen.begin(), seen.end(), kp);
+      if (at != seen.end() && *at == kp) continue;
+      seen.insert(at, kp);
+      if (!tick()) return false;
+      o.fill.clear();
+      for (std::uint32_t y : items) o.fill.push_back(w.classes[y].ids[w.taken[y]++]);
+      const bool ok = orders(w, h + 1);
+      for (std::uint32_t y : items) --w.taken[y];
+      if (ok) return true;
+      if (aborted_) return false;
+    } while (std::next_permutation(items.begin(), items.end(), sooner));
+    return false;
+  }
+
+  /// The chains after birth w.k: inner runs replaced by their newborns, end runs by theirs, glued to the
+  /// chains they were glued to; a hole of whole chains only becomes a chain of its newborns.
+  template <class = void>
+  std::vector<std::vector<node_id>> after(const birth_walk& w) const {
+    const auto& chains = *w.chains;
+    std::vector<std::vector<node_id>> live = chains;
+    std::vector<const hole*> inner;
+    for (const hole& h : w.holes)
+      if (h.inner) inner.push_back(&h);
+    std::sort(inner.begin(), inner.end(), [&](const hole* x, const hole* y) {
+      const inner_run &a = w.inner[x->run], &b = w.inner[y->run];
+      return a.ci != b.ci ? a.ci < b.ci : a.a > b.a;  // right to left within a chain: indices stay valid
+    });
+    for (const hole* h : inner) {
+      const inner_run& r = w.inner[h->run];
+      auto& c = live[r.ci];
+      c.erase(c.begin() + r.a, c.begin() + r.b);
+      c.insert(c.begin() + r.a, h->fill.begin(), h->fill.end());
+    }
+    // per chain end (2 ci + right): the hole glued there and whether its fill runs outward from here
+    std::vector<std::uint32_t> at(2 * chains.size(), none);
+    std::vector<std::uint8_t> outward(2 * chains.size(), 0), gone(chains.size(), 0);
+    for (const whole_chain& x : w.wholes) gone[x.ci] = 1;
+    std::vector<std::vector<node_id>> out;
+    for (std::uint32_t h = 0; h < w.holes.size(); ++h) {
+      const hole& o = w.holes[h];
+      if (o.inner) continue;
+      if (o.j == none) {
+        out.push_back(o.fill);
+        continue;
+      }
+      const end_run& a = w.ends[o.j];
+      at[2 * a.ci + a.right] = h, outward[2 * a.ci + a.right] = 1;
+      if (o.m != none) {
+        const end_run& b = w.ends[o.m];
+        at[2 * b.ci + b.right] = h, outward[2 * b.ci + b.right] = 0;
+      }
+    }
+    auto partner = [&](std::uint32_t end) -> std::uint32_t {  // the chain end across the hole at `end`
+      const hole& o = w.holes[at[end]];
+      const std::uint32_t other = outward[end] ? o.m : o.j;
+      return other == none ? none : 2 * w.ends[other].ci + w.ends[other].right;
+    };
+    auto fill_from = [&](std::uint32_t end, std::vector<node_id>& seq) {  // the hole's fill, from `end` outward
+      const auto& f = w.holes[at[end]].fill;
+      if (outward[end]) seq.insert(seq.end(), f.begin(), f.end());
+      else seq.insert(seq.end(), f.rbegin(), f.rend());
+    };
+    std::vector<std::uint8_t> done(chains.size(), 0);
+    for (std::uint32_t ci = 0; ci < chains.size(); ++ci) {
+      if (gone[ci] || done[ci]) continue;
+      std::uint32_t end = 2 * ci;  // walk out through the left ends to one extreme of the joined chains
+      for (std::size_t guard = 0; at[end] != none && partner(end) != none && guard <= chains.size(); ++guard) {
+        const std::uint32_t p = partner(end);
+        end = p ^ 1u;  // the far end of the chain across
+      }
+      std::vector<node_id> seq;
+      if (at[end] != none) {  // newborns at the free end: read inward
+        std::vector<node_id> f;
+        fill_from(end, f);
+        seq.insert(seq.end(), f.rbegin(), f.rend());
+      }
+      for (;;) {
+        const std::uint32_t c = end / 2;
+        done[c] = 1;
+        const auto& body = live[c];
+        auto keep = [&](node_id v) {
+          if (!dies_at(v, w.k)) seq.push_back(v);
+        };
+        if (end % 2 == 0) std::for_each(body.begin(), body.end(), keep);
+        else std::for_each(body.rbegin(), body.rend(), keep);
+        const std::uint32_t far = end ^ 1u;
+        if (at[far] == none) break;
+        fill_from(far, seq);
+        const std::uint32_t p = partner(far);
+        if (p == none || done[p / 2]) break;
+        end = p;
+      }
+      out.push_back(std::move(seq));
+    }
+    return out;
+  }
+
+  /// Offsets from the path found. Each chain keeps coordinates of its own (lo, hi): a birth only puts
+  /// newborns where dying buffers of the same chains were, so a chain's extent changes only when chains
+  /// are glued (the union), and the final chains side by side, in any order, place every buffer: at any
+  /// point the chains live then lie within their final chains' extents, apart.
+  template <class = void>
+  std::vector<std::uint64_t> place() const {
+    const std::size_t n = life_.size();
+    std::vector<std::uint64_t> off(n, 0);
+    std::vector<std::uint32_t> grp(n, none);
+    std::vector<std::vector<node_id>> members;
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> ext;
+    for (node_id v : births_[0]) {
+      grp[v] = static_cast<std::uint32_t>(members.size());
+      members.push_back({v});
+      ext.emplace_back(0, size_[v]);
+    }
+    auto flip = [&](std::uint32_t g) {
+      for (node_id v : members[g]) off[v] = ext[g].first + ext[g].second - off[v] - size_[v];
+    };
+    auto shift = [&](std::uint32_t g, std::uint64_t to) {  // g's lo moved to `to`
+      for (node_id v : members[g]) off[v] = off[v] - ext[g].first + to;
+      ext[g] = {to, to + ext[g].second - ext[g].first};
+    };
+    auto merge = [&](std::uint32_t a, std::uint32_t b) {
+      for (node_id v : members[b]) grp[v] = a, members[a].push_back(v);
+      members[b].clear();
+      ext[a] = {std::min(ext[a].first, ext[b].first), std::max(ext[a].second, ext[b].second)};
+    };
+    auto lay = [&](const std::vector<node_id>& f, bool up, std::uint64_t o, std::uint32_t g) {
+      auto put = [&](node_id v) { off[v] = o, o += size_[v], grp[v] = g, members[g].push_back(v); };
+      if (up) std::for_each(f.begin(), f.end(), put);
+      else std::for_each(f.rbegin(), f.rend(), put);
+    };
+    for (const step& s : path_) {
+      auto dies = [&](node_id v) { return dies_at(v, s.k); };
+      for (const hole& h : s.holes) {
+        if (!h.inner) continue;
+        const inner_run& r = s.inner[h.run];
+        const auto& c = s.chains[r.ci];
+        std::uint64_t o = off[c[r.a]];
+        for (std::uint32_t i = r.a; i < r.b; ++i) o = std::min(o, off[c[i]]);
+        lay(h.fill, off[c[r.a - 1]] < o, o, grp[c[r.a]]);  // the chain's order runs upward here, or down
+      }
+      for (const hole& h : s.holes) {
+        if (h.inner) continue;
+        std::uint32_t base = none;
+        std::uint64_t start = 0, cur = 0;
+        auto run_of = [&](const end_run& e, std::uint64_t& lo, std::uint64_t& hi) {
+          const auto& c = s.chains[e.ci];
+          lo = ~std::uint64_t{0}, hi = 0;
+          for (std::size_t i = 0; i < c.size(); ++i) {
+            const std::size_t at = e.right ? c.size() - 1 - i : i;
+            if (!dies(c[at])) break;
+            lo = std::min(lo, off[c[at]]), hi = std::max(hi, off[c[at]] + size_[c[at]]);
+          }
+        };
+        if (h.j != none) {  // the first chain, its end run at its top
+          const end_run& e = s.ends[h.j];
+          const std::uint32_t g = grp[s.chains[e.ci].front()];
+          std::uint64_t lo, hi;
+          run_of(e, lo, hi);
+          if (hi != ext[g].second) flip(g), run_of(e, lo, hi);
+          if (hi != ext[g].second) return {};
+          base = g, start = lo, cur = hi;
+        }
+        for (std::uint32_t x : h.wholes) {
+          const std::uint32_t g = grp[s.chains[s.wholes[x].ci].front()];
+          if (base == none) base = g, start = ext[g].first, cur = ext[g].second;
+          else shift(g, cur), cur = ext[g].second, merge(base, g);
+        }
+        if (h.m != none) {  // the last chain, its end run at its bottom
+          const end_run& e = s.ends[h.m];
+          const std::uint32_t g = grp[s.chains[e.ci].front()];
+          std::uint64_t lo, hi;
+          run_of(e, lo, hi);
+          if (lo != ext[g].first) flip(g), run_of(e, lo, hi);
+          if (lo != ext[g].first) return {};
+          const std::uint64_t len = hi - lo;
+          if (base == none) base = g, start = lo, cur = hi;
+          else shift(g, cur), cur += len, merge(base, g);
+        }
+        std::uint64_t len = 0;
+        for (node_id v : h.fill) len += size_[v];
+        if (base == none || len != cur - start) return {};
+        lay(h.fill, true, start, base);
+      }
+    }
+    std::uint64_t pos = 0;
+    for (std::uint32_t g = 0; g < members.size(); ++g) {
+      if (members[g].empty()) continue;
+      shift(g, pos);
+      pos = ext[g].second;
+    }
+    if (pos != cap_) return {};
+    return off;
+  }
+
+  std::span<const interval> life_;
+  std::span<const std::uint64_t> size_;
+  std::uint64_t cap_;
+  std::uint64_t limit_;
+  std::chrono::steady_clock::time_point deadline_;
+  bool applicable_ = false;
+  bool aborted_ = false;
+  std::uint64_t nodes_ = 0;
+  std::vector<program_point> times_;
+  std::vector<std::vector<node_id>> births_;  // per time, the nodes born there
+  std::vector<std::uint32_t> death_;          // per node, the index of its end in times_
+  std::uint32_t last_birth_ = 0;
+  std::uint64_t unit_ = 0;
+  std::size_t words_ = 0;  // of the subset-sum table (0: no table)
+  print_set failed_;
+  std::vector<step> path_;
+};
+
+}  // namespace gca::detail
