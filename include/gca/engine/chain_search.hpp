@@ -559,96 +559,113 @@ class chain_searcher {
   /// point the chains live then lie within their final chains' extents, apart.
   template <class = void>
   std::vector<std::uint64_t> place() const {
-    const std::size_t n = life_.size();
-    std::vector<std::uint64_t> off(n, 0);
-    std::vector<std::uint32_t> grp(n, none);
+    chain_coordinates at(*this);
+    for (const step& s : path_) {
+      for (const hole& h : s.holes)
+        if (h.inner) at.lay_inner(s, h);
+      for (const hole& h : s.holes)
+        if (!h.inner && !at.lay_joined(s, h)) return {};
+    }
+    return at.side_by_side() == cap_ ? at.off : std::vector<std::uint64_t>{};
+  }
+
+  /// place()'s coordinates: per buffer its offset and its group (the chain it belongs to, with every
+  /// buffer that ever was in it), per group its members and extent [lo, hi).
+  struct chain_coordinates {
+    const chain_searcher& cs;
+    std::vector<std::uint64_t> off;
+    std::vector<std::uint32_t> grp;
     std::vector<std::vector<node_id>> members;
     std::vector<std::pair<std::uint64_t, std::uint64_t>> ext;
-    for (node_id v : births_[0]) {
-      grp[v] = static_cast<std::uint32_t>(members.size());
-      members.push_back({v});
-      ext.emplace_back(0, size_[v]);
+
+    explicit chain_coordinates(const chain_searcher& c) : cs(c), off(c.life_.size(), 0), grp(c.life_.size(), none) {
+      for (node_id v : cs.births_[0]) {
+        grp[v] = static_cast<std::uint32_t>(members.size());
+        members.push_back({v});
+        ext.emplace_back(0, cs.size_[v]);
+      }
     }
-    auto flip = [&](std::uint32_t g) {
-      for (node_id v : members[g]) off[v] = ext[g].first + ext[g].second - off[v] - size_[v];
-    };
-    auto shift = [&](std::uint32_t g, std::uint64_t to) {  // g's lo moved to `to`
+    void flip(std::uint32_t g) {  // mirror g within its extent
+      for (node_id v : members[g]) off[v] = ext[g].first + ext[g].second - off[v] - cs.size_[v];
+    }
+    void shift(std::uint32_t g, std::uint64_t to) {  // g's lo moved to `to`
       for (node_id v : members[g]) off[v] = off[v] - ext[g].first + to;
       ext[g] = {to, to + ext[g].second - ext[g].first};
-    };
-    auto merge = [&](std::uint32_t a, std::uint32_t b) {
+    }
+    void merge(std::uint32_t a, std::uint32_t b) {
       for (node_id v : members[b]) grp[v] = a, members[a].push_back(v);
       members[b].clear();
       ext[a] = {std::min(ext[a].first, ext[b].first), std::max(ext[a].second, ext[b].second)};
-    };
-    auto lay = [&](const std::vector<node_id>& f, bool up, std::uint64_t o, std::uint32_t g) {
-      auto put = [&](node_id v) { off[v] = o, o += size_[v], grp[v] = g, members[g].push_back(v); };
+    }
+    void lay(const std::vector<node_id>& f, bool up, std::uint64_t o, std::uint32_t g) {
+      auto put = [&](node_id v) { off[v] = o, o += cs.size_[v], grp[v] = g, members[g].push_back(v); };
       if (up) std::for_each(f.begin(), f.end(), put);
       else std::for_each(f.rbegin(), f.rend(), put);
-    };
-    for (const step& s : path_) {
-      auto dies = [&](node_id v) { return dies_at(v, s.k); };
-      for (const hole& h : s.holes) {
-        if (!h.inner) continue;
-        const inner_run& r = s.inner[h.run];
-        const auto& c = s.chains[r.ci];
-        std::uint64_t o = off[c[r.a]];
-        for (std::uint32_t i = r.a; i < r.b; ++i) o = std::min(o, off[c[i]]);
-        lay(h.fill, off[c[r.a - 1]] < o, o, grp[c[r.a]]);  // the chain's order runs upward here, or down
-      }
-      for (const hole& h : s.holes) {
-        if (h.inner) continue;
-        std::uint32_t base = none;
-        std::uint64_t start = 0, cur = 0;
-        auto run_of = [&](const end_run& e, std::uint64_t& lo, std::uint64_t& hi) {
-          const auto& c = s.chains[e.ci];
-          lo = ~std::uint64_t{0}, hi = 0;
-          for (std::size_t i = 0; i < c.size(); ++i) {
-            const std::size_t at = e.right ? c.size() - 1 - i : i;
-            if (!dies(c[at])) break;
-            lo = std::min(lo, off[c[at]]), hi = std::max(hi, off[c[at]] + size_[c[at]]);
-          }
-        };
-        if (h.j != none) {  // the first chain, its end run at its top
-          const end_run& e = s.ends[h.j];
-          const std::uint32_t g = grp[s.chains[e.ci].front()];
-          std::uint64_t lo, hi;
-          run_of(e, lo, hi);
-          if (hi != ext[g].second) flip(g), run_of(e, lo, hi);
-          if (hi != ext[g].second) return {};
-          base = g, start = lo, cur = hi;
-        }
-        for (std::uint32_t x : h.wholes) {
-          const std::uint32_t g = grp[s.chains[s.wholes[x].ci].front()];
-          if (base == none) base = g, start = ext[g].first, cur = ext[g].second;
-          else shift(g, cur), cur = ext[g].second, merge(base, g);
-        }
-        if (h.m != none) {  // the last chain, its end run at its bottom
-          const end_run& e = s.ends[h.m];
-          const std::uint32_t g = grp[s.chains[e.ci].front()];
-          std::uint64_t lo, hi;
-          run_of(e, lo, hi);
-          if (lo != ext[g].first) flip(g), run_of(e, lo, hi);
-          if (lo != ext[g].first) return {};
-          const std::uint64_t len = hi - lo;
-          if (base == none) base = g, start = lo, cur = hi;
-          else shift(g, cur), cur += len, merge(base, g);
-        }
-        std::uint64_t len = 0;
-        for (node_id v : h.fill) len += size_[v];
-        if (base == none || len != cur - start) return {};
-        lay(h.fill, true, start, base);
-      }
     }
-    std::uint64_t pos = 0;
-    for (std::uint32_t g = 0; g < members.size(); ++g) {
-      if (members[g].empty()) continue;
-      shift(g, pos);
-      pos = ext[g].second;
+    /// An inner hole's newborns where its run was, in the chain's direction there.
+    void lay_inner(const step& s, const hole& h) {
+      const inner_run& r = s.inner[h.run];
+      const auto& c = s.chains[r.ci];
+      std::uint64_t o = off[c[r.a]];
+      for (std::uint32_t i = r.a; i < r.b; ++i) o = std::min(o, off[c[i]]);
+      lay(h.fill, off[c[r.a - 1]] < o, o, grp[c[r.a]]);
     }
-    if (pos != cap_) return {};
-    return off;
-  }
+    /// The extent [lo, hi) of end run e's buffers (dying at the step's birth).
+    std::pair<std::uint64_t, std::uint64_t> run_of(const step& s, const end_run& e) const {
+      const auto& c = s.chains[e.ci];
+      std::uint64_t lo = ~std::uint64_t{0}, hi = 0;
+      for (std::size_t i = 0; i < c.size(); ++i) {
+        const node_id v = c[e.right ? c.size() - 1 - i : i];
+        if (!cs.dies_at(v, s.k)) break;
+        lo = std::min(lo, off[v]), hi = std::max(hi, off[v] + cs.size_[v]);
+      }
+      return {lo, hi};
+    }
+    /// A hole of end runs and whole chains: the first chain turned so its run is at its top, the whole
+    /// chains above it, the last chain turned so its run is at its bottom and above them, all one group,
+    /// the newborns over the hole. False if the path does not fit (a bug; the caller then has nothing).
+    bool lay_joined(const step& s, const hole& h) {
+      std::uint32_t base = none;
+      std::uint64_t start = 0, cur = 0;
+      if (h.j != none) {
+        const end_run& e = s.ends[h.j];
+        const std::uint32_t g = grp[s.chains[e.ci].front()];
+        if (run_of(s, e).second != ext[g].second) flip(g);
+        const auto [lo, hi] = run_of(s, e);
+        if (hi != ext[g].second) return false;
+        base = g, start = lo, cur = hi;
+      }
+      for (std::uint32_t x : h.wholes) {
+        const std::uint32_t g = grp[s.chains[s.wholes[x].ci].front()];
+        if (base == none) base = g, start = ext[g].first, cur = ext[g].second;
+        else shift(g, cur), cur = ext[g].second, merge(base, g);
+      }
+      if (h.m != none) {
+        const end_run& e = s.ends[h.m];
+        const std::uint32_t g = grp[s.chains[e.ci].front()];
+        if (run_of(s, e).first != ext[g].first) flip(g);
+        const auto [lo, hi] = run_of(s, e);
+        if (lo != ext[g].first) return false;
+        if (base == none) base = g, start = lo, cur = hi;
+        else shift(g, cur), cur += hi - lo, merge(base, g);
+      }
+      std::uint64_t len = 0;
+      for (node_id v : h.fill) len += cs.size_[v];
+      if (base == none || len != cur - start) return false;
+      lay(h.fill, true, start, base);
+      return true;
+    }
+    /// The groups left side by side from 0, in index order; where they end.
+    std::uint64_t side_by_side() {
+      std::uint64_t pos = 0;
+      for (std::uint32_t g = 0; g < members.size(); ++g) {
+        if (members[g].empty()) continue;
+        shift(g, pos);
+        pos = ext[g].second;
+      }
+      return pos;
+    }
+  };
 
   std::span<const interval> life_;
   std::span<const std::uint64_t> size_;
