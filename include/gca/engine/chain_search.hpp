@@ -47,6 +47,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <numeric>
+#include <optional>
 #include <span>
 #include <tuple>
 #include <utility>
@@ -88,6 +89,7 @@ class chain_searcher {
     std::vector<std::vector<node_id>> chains;
     for (node_id v : births_[0]) chains.push_back({v});
     if (!birth(1, chains)) return {};
+    std::reverse(path_.begin(), path_.end());  // recorded on the way back: first birth first
     return place();
   }
 
@@ -186,31 +188,40 @@ class chain_searcher {
   }
   bool dies_at(node_id v, std::uint32_t k) const { return death_[v] == k; }
 
-  /// The state's print: per chain the runs of (death, bytes), adjacent equal deaths merged, hashed in
-  /// both directions and the smaller kept; the chains' prints sorted and hashed with the birth.
+  using runs_t = std::vector<std::pair<std::uint32_t, std::uint64_t>>;  // (death, bytes), equal deaths merged
+  static std::uint64_t mix(std::uint64_t h, std::uint64_t x) {
+    h ^= x + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
+    h ^= h >> 29;
+    return h * 0xbf58476d1ce4e5b9ull;
+  }
+  /// Adds a buffer of `death` and `bytes` to runs, merged with the last run if it dies then too.
+  static void add_run(runs_t& runs, std::uint32_t death, std::uint64_t bytes) {
+    if (!runs.empty() && runs.back().first == death) runs.back().second += bytes;
+    else runs.emplace_back(death, bytes);
+  }
+  /// The print of a sequence of runs; with `either_way`, the same for the sequence and its reverse.
+  template <class = void>
+  static print_key print_runs(const runs_t& runs, bool either_way) {
+    print_key f{1, 2}, r{1, 2};
+    for (std::size_t i = 0; i < runs.size(); ++i) {
+      const auto& x = runs[i];
+      const auto& y = runs[runs.size() - 1 - i];
+      f = {mix(f.a, x.first * 0x100000001b3ull ^ x.second), mix(f.b ^ 0x51ed27, x.second * 31 + x.first)};
+      r = {mix(r.a, y.first * 0x100000001b3ull ^ y.second), mix(r.b ^ 0x51ed27, y.second * 31 + y.first)};
+    }
+    return either_way && std::tie(r.a, r.b) < std::tie(f.a, f.b) ? r : f;
+  }
+
+  /// The state's print: per chain the print of its runs, either way; the chains' prints sorted and
+  /// hashed with the birth.
   template <class = void>
   print_key print(std::uint32_t k, const std::vector<std::vector<node_id>>& chains) const {
-    auto mix = [](std::uint64_t h, std::uint64_t x) {
-      h ^= x + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
-      h ^= h >> 29;
-      return h * 0xbf58476d1ce4e5b9ull;
-    };
     std::vector<print_key> each;
-    std::vector<std::pair<std::uint32_t, std::uint64_t>> runs;
+    runs_t runs;
     for (const auto& c : chains) {
       runs.clear();
-      for (node_id v : c) {
-        if (!runs.empty() && runs.back().first == death_[v]) runs.back().second += size_[v];
-        else runs.emplace_back(death_[v], size_[v]);
-      }
-      print_key f{1, 2}, r{1, 2};
-      for (std::size_t i = 0; i < runs.size(); ++i) {
-        const auto& x = runs[i];
-        const auto& y = runs[runs.size() - 1 - i];
-        f = {mix(f.a, x.first * 0x100000001b3ull ^ x.second), mix(f.b ^ 0x51ed27, x.second * 31 + x.first)};
-        r = {mix(r.a, y.first * 0x100000001b3ull ^ y.second), mix(r.b ^ 0x51ed27, y.second * 31 + y.first)};
-      }
-      each.push_back(std::tie(f.a, f.b) < std::tie(r.a, r.b) ? f : r);
+      for (node_id v : c) add_run(runs, death_[v], size_[v]);
+      each.push_back(print_runs(runs, true));
     }
     std::sort(each.begin(), each.end(), [](const print_key& x, const print_key& y) { return std::tie(x.a, x.b) < std::tie(y.a, y.b); });
     print_key p{mix(7, k), mix(11, k + 1)};
@@ -422,10 +433,9 @@ class chain_searcher {
   template <class = void>
   bool orders(birth_walk& w, std::size_t h) {
     if (h == w.holes.size()) {
-      path_.push_back({w.k, *w.chains, w.inner, w.ends, w.wholes, w.holes});
-      if (birth(w.k + 1, after(w))) return true;
-      path_.pop_back();
-      return false;
+      if (!birth(w.k + 1, after(w))) return false;
+      path_.push_back({w.k, *w.chains, w.inner, w.ends, w.wholes, w.holes});  // the path, last birth first
+      return true;
     }
     hole& o = w.holes[h];
     std::vector<std::uint32_t> items;
@@ -437,24 +447,14 @@ class chain_searcher {
     std::sort(items.begin(), items.end(), sooner);
     const bool mirror = !o.inner && o.j == none && o.m == none;  // a new chain: either direction
     std::vector<std::pair<std::uint64_t, std::uint64_t>> seen;  // the orders' prints, sorted
-    std::vector<std::pair<std::uint32_t, std::uint64_t>> runs;
+    runs_t runs;
     std::uint64_t scanned = 0;
     do {
       // an order counts as a node when it is new; the orders scanned past count a node per 64
       if ((++scanned & 63) == 0 && !tick()) return false;
       runs.clear();
-      for (std::uint32_t y : items) {
-        if (!runs.empty() && runs.back().first == w.classes[y].death) runs.back().second += w.classes[y].bytes;
-        else runs.emplace_back(w.classes[y].death, w.classes[y].bytes);
-      }
-      print_key f{3, 5}, r{3, 5};
-      for (std::size_t i = 0; i < runs.size(); ++i) {
-        const auto& a = runs[i];
-        const auto& b = runs[runs.size() - 1 - i];
-        f = {f.a * 0x100000001b3ull ^ (a.first + 1) * 0x9e3779b97f4a7c15ull ^ a.second, f.b * 1099511628211ull + a.second * 131 + a.first};
-        r = {r.a * 0x100000001b3ull ^ (b.first + 1) * 0x9e3779b97f4a7c15ull ^ b.second, r.b * 1099511628211ull + b.second * 131 + b.first};
-      }
-      const print_key key = mirror && std::tie(r.a, r.b) < std::tie(f.a, f.b) ? r : f;
+      for (std::uint32_t y : items) add_run(runs, w.classes[y].death, w.classes[y].bytes);
+      const print_key key = print_runs(runs, mirror);
       const std::pair<std::uint64_t, std::uint64_t> kp{key.a, key.b};
       const auto at = std::lower_bound(seen.begin(), seen.end(), kp);
       if (at != seen.end() && *at == kp) continue;
@@ -621,6 +621,19 @@ class chain_searcher {
       }
       return {lo, hi};
     }
+    /// Turns end run e's group so that the run lies at the group's top (or bottom): the group and the
+    /// run's [lo, hi), or none when neither way puts it there (a bug in the path).
+    std::optional<std::tuple<std::uint32_t, std::uint64_t, std::uint64_t>> turn(const step& s, const end_run& e, bool top) {
+      const std::uint32_t g = grp[s.chains[e.ci].front()];
+      auto at_edge = [&] {
+        const auto [lo, hi] = run_of(s, e);
+        return top ? hi == ext[g].second : lo == ext[g].first;
+      };
+      if (!at_edge()) flip(g);
+      if (!at_edge()) return std::nullopt;
+      const auto [lo, hi] = run_of(s, e);
+      return std::tuple{g, lo, hi};
+    }
     /// A hole of end runs and whole chains: the first chain turned so its run is at its top, the whole
     /// chains above it, the last chain turned so its run is at its bottom and above them, all one group,
     /// the newborns over the hole. False if the path does not fit (a bug; the caller then has nothing).
@@ -628,12 +641,9 @@ class chain_searcher {
       std::uint32_t base = none;
       std::uint64_t start = 0, cur = 0;
       if (h.j != none) {
-        const end_run& e = s.ends[h.j];
-        const std::uint32_t g = grp[s.chains[e.ci].front()];
-        if (run_of(s, e).second != ext[g].second) flip(g);
-        const auto [lo, hi] = run_of(s, e);
-        if (hi != ext[g].second) return false;
-        base = g, start = lo, cur = hi;
+        const auto first = turn(s, s.ends[h.j], true);
+        if (!first) return false;
+        std::tie(base, start, cur) = *first;
       }
       for (std::uint32_t x : h.wholes) {
         const std::uint32_t g = grp[s.chains[s.wholes[x].ci].front()];
@@ -641,11 +651,9 @@ class chain_searcher {
         else shift(g, cur), cur = ext[g].second, merge(base, g);
       }
       if (h.m != none) {
-        const end_run& e = s.ends[h.m];
-        const std::uint32_t g = grp[s.chains[e.ci].front()];
-        if (run_of(s, e).first != ext[g].first) flip(g);
-        const auto [lo, hi] = run_of(s, e);
-        if (lo != ext[g].first) return false;
+        const auto last = turn(s, s.ends[h.m], false);
+        if (!last) return false;
+        const auto [g, lo, hi] = *last;
         if (base == none) base = g, start = lo, cur = hi;
         else shift(g, cur), cur += hi - lo, merge(base, g);
       }
