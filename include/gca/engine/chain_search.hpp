@@ -37,15 +37,23 @@
 // (end, bytes), up to reversal; the rest of the walk depends on nothing else. For problems full at
 // every point the walk is complete (every placement is a path of it); the budget makes it a try.
 //
+// Restarts: the walk is run again and again from the first birth, each time with its choices in another
+// seeded order (the newborn classes, the holes' runs and whole chains, and the orders' ranking: classify
+// and orders), on Luby budgets, keeping the failed states (run() says why they hold in every order).
+// Chronological backtracking spends a walk's budget below a wrong early choice; short walks in many
+// orders do not (long-short 200 / 300 of one set, this walk alone on 1,000,000 nodes: 3 / 3 of 20 in
+// one walk, 14 / 11 with restarts; docs/PERFORMANCE.md section 1, "Restarts").
+//
 // Cost: per search node (a multiset, an order, a birth's state) work linear in the live buffers; the
-// budget counts nodes. Deterministic: the walk depends only on the problem and the budget (the deadline
-// can only turn found into nothing).
+// budget counts nodes. Deterministic: the walk depends only on the problem and the sequence of budgets
+// it is given (the deadline can only turn found into nothing).
 #pragma once
 
 #include <algorithm>
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <numeric>
 #include <optional>
 #include <span>
@@ -66,7 +74,7 @@ class chain_searcher {
  public:
   chain_searcher(std::span<const interval> life, std::span<const std::uint64_t> size, std::uint64_t cap,
                  std::uint64_t node_limit, std::chrono::steady_clock::time_point deadline)
-      : life_(life), size_(size), cap_(cap), limit_(node_limit), deadline_(deadline) {
+      : life_(life), size_(size), cap_(cap), budget_(node_limit), deadline_(deadline) {
     prepare();
   }
 
@@ -75,16 +83,56 @@ class chain_searcher {
   std::uint64_t nodes() const noexcept { return nodes_; }
 
   /// Every node's offset when found; empty when the walk gave up (budget, deadline) or does not apply.
-  /// `limit`: the walk stops once nodes() passes it. A later run with a larger limit walks again from the
-  /// start, with the failed states found so far (a state is remembered only when its whole subtree was
-  /// walked, so they hold at any budget): search_placement takes turns with the other search so.
+  /// The walk runs from the start again and again, each time with its choices in another seeded order
+  /// (the first time in the fixed order: larger newborns first, orders lexicographic), on budgets of
+  /// 4,096 nodes times the Luby sequence (1 1 2 1 1 2 4 ...), until it finds a placement or nodes()
+  /// reaches `limit`. Why restarts: on the planted long-short problems the walk's cost is heavy-tailed
+  /// (a wrong choice at an early birth is refuted only many births later, and the walk, backtracking
+  /// in time order, spends its budget below it), so many short walks in different orders find what one
+  /// long walk does not (docs/PERFORMANCE.md section 1, "Restarts"); Luby's sequence is within a log
+  /// factor of the best fixed restart budget for any distribution of costs, which nobody knows here.
+  /// They lose nothing: a state is remembered as failed only when its whole subtree was walked, which
+  /// holds in any order of choices, so no walk repeats what an earlier one refuted. A later call goes on
+  /// where this one stopped (the next budget of the sequence, the failed states found so far):
+  /// search_placement takes turns with the other search so. Deterministic for a given problem and
+  /// sequence of limits (the deadline can only turn found into nothing).
   std::vector<std::uint64_t> run(std::uint64_t limit) {
-    limit_ = limit;
-    return run();
+    while (applicable_ && !exhausted_ && nodes_ < limit && std::chrono::steady_clock::now() <= deadline_) {
+      if (spent_ >= walk_budget()) ++restart_, spent_ = 0;
+      const std::uint64_t before = nodes_, left = walk_budget() - spent_;
+      limit_ = left >= limit - nodes_ ? limit : nodes_ + left;
+      seed_ = restart_;  // 0 first: the fixed order
+      std::vector<std::uint64_t> off = walk();
+      spent_ += nodes_ - before;
+      if (!off.empty()) return off;
+      exhausted_ = !aborted_;  // walked out without a placement: every later walk would too (no proof is claimed)
+    }
+    return {};
   }
-  std::vector<std::uint64_t> run() {
-    if (!applicable_ || nodes_ >= limit_) return {};
-    aborted_ = false;
+  /// The same up to the constructor's node limit.
+  std::vector<std::uint64_t> run() { return run(budget_); }
+  /// Off: one walk in the fixed order on the whole budget (measures the restarts; leave them on).
+  void set_restarts(bool on) noexcept { restarts_ = on; }
+
+ private:
+  static constexpr std::uint64_t restart_unit = 4096;
+  /// The Luby sequence, from i = 0: 1 1 2 1 1 2 4 1 1 2 1 1 2 4 8 ...
+  static std::uint64_t luby(std::uint64_t i) {
+    ++i;
+    for (;;) {
+      std::uint64_t k = 1;
+      while ((std::uint64_t{1} << k) - 1 < i) ++k;
+      if (i == (std::uint64_t{1} << k) - 1) return std::uint64_t{1} << (k - 1);
+      i -= (std::uint64_t{1} << (k - 1)) - 1;
+    }
+  }
+  std::uint64_t walk_budget() const {
+    return restarts_ ? luby(restart_) * restart_unit : std::numeric_limits<std::uint64_t>::max();
+  }
+  /// One walk from the first birth, in the order of seed_, until found or limit_.
+  std::vector<std::uint64_t> walk() {
+    aborted_ = nodes_ >= limit_;
+    if (aborted_) return {};
     path_.clear();
     std::vector<std::vector<node_id>> chains;
     for (node_id v : births_[0]) chains.push_back({v});
@@ -93,7 +141,6 @@ class chain_searcher {
     return place();
   }
 
- private:
   static constexpr std::uint32_t none = 0xffffffffu;
   struct newborn_class {
     std::uint32_t death;  // index of its end in times_
@@ -257,6 +304,13 @@ class chain_searcher {
     std::sort(w.classes.begin(), w.classes.end(), [](const newborn_class& x, const newborn_class& y) {
       return x.bytes != y.bytes ? x.bytes > y.bytes : x.death < y.death;
     });
+    if (seed_ != 0) {  // a restart: the classes in a seeded order (the multisets' order follows)
+      std::uint64_t h = mix(seed_, w.k);
+      for (std::size_t i = w.classes.size(); i > 1; --i) {
+        h = mix(h, i);
+        std::swap(w.classes[i - 1], w.classes[h % i]);
+      }
+    }
     for (const newborn_class& c : w.classes) w.pool.push_back(static_cast<std::uint32_t>(c.ids.size()));
     w.taken.assign(w.classes.size(), 0);
     const auto& chains = *w.chains;
@@ -283,6 +337,12 @@ class chain_searcher {
         else if (j == n) w.ends.push_back({ci, true, len});
         else w.inner.push_back({ci, a, j, len});
       }
+    }
+    if (seed_ != 0) {  // a restart: the holes' parts in a seeded order too (the order they are formed in)
+      std::uint64_t h = mix(seed_ ^ 0x2545f491, w.k);
+      for (std::size_t i = w.ends.size(); i > 1; --i) { h = mix(h, i); std::swap(w.ends[i - 1], w.ends[h % i]); }
+      for (std::size_t i = w.wholes.size(); i > 1; --i) { h = mix(h, i); std::swap(w.wholes[i - 1], w.wholes[h % i]); }
+      for (std::size_t i = w.inner.size(); i > 1; --i) { h = mix(h, i); std::swap(w.inner[i - 1], w.inner[h % i]); }
     }
     w.end_used.assign(w.ends.size(), 0);
     w.whole_used.assign(w.wholes.size(), 0);
@@ -441,8 +501,12 @@ class chain_searcher {
     std::vector<std::uint32_t> items;
     for (std::uint32_t y = 0; y < o.counts.size(); ++y) items.insert(items.end(), o.counts[y], y);
     // orders in lexicographic order of (death, bytes): the newborns that die first nearest the hole's start
+    auto rank = [&](std::uint32_t x) {  // a restart ranks classes at random first (seed 0: all equal)
+      return seed_ == 0 ? 0 : mix(mix(seed_ ^ 0x5bd1e995, w.classes[x].death), w.classes[x].bytes);
+    };
     auto sooner = [&](std::uint32_t x, std::uint32_t y) {
-      return std::tie(w.classes[x].death, w.classes[x].bytes) < std::tie(w.classes[y].death, w.classes[y].bytes);
+      const auto rx = rank(x), ry = rank(y);
+      return std::tie(rx, w.classes[x].death, w.classes[x].bytes) < std::tie(ry, w.classes[y].death, w.classes[y].bytes);
     };
     std::sort(items.begin(), items.end(), sooner);
     const bool mirror = !o.inner && o.j == none && o.m == none;  // a new chain: either direction
@@ -678,10 +742,16 @@ class chain_searcher {
   std::span<const interval> life_;
   std::span<const std::uint64_t> size_;
   std::uint64_t cap_;
-  std::uint64_t limit_;
+  std::uint64_t budget_;     // the constructor's node limit
+  std::uint64_t limit_ = 0;  // the current walk's
   std::chrono::steady_clock::time_point deadline_;
   bool applicable_ = false;
   bool aborted_ = false;
+  bool exhausted_ = false;     // a walk ended without a placement and without running out of budget
+  bool restarts_ = true;
+  std::uint64_t seed_ = 0;     // the walk's order of choices (0: the fixed order)
+  std::uint64_t restart_ = 0;  // the walk's index in the Luby sequence
+  std::uint64_t spent_ = 0;    // nodes it has spent of its budget
   std::uint64_t nodes_ = 0;
   std::vector<program_point> times_;
   std::vector<std::vector<node_id>> births_;  // per time, the nodes born there

@@ -18,8 +18,9 @@
 //
 // The hand-off search (switch `handoff_chains`, on; engine/chain_search.hpp, which says why it loses
 // nothing): on a problem whose memory is full at every point it walks the births in time order over
-// chains of buffers known to lie side by side, never enumerating the first arrangement; it takes turns
-// with the search below (chain_turns) up to `chain_node_limit` of its own nodes. It never proves.
+// chains of buffers known to lie side by side, never enumerating the first arrangement, restarting in
+// seeded orders on Luby budgets (`chain_restarts`); it takes turns with the search below (chain_turns)
+// up to `chain_node_limit` of its own nodes (by default as many as the node limit). It never proves.
 //
 // Algorithm. Every node is placed at its "skyline" h(v): the lowest legal (aligned) offset at or above the
 // top of every already-placed neighbor. Each search step places one unplaced node b at h(b), in an order
@@ -239,9 +240,11 @@ struct linear_search_options {
   bool merge_handoffs = false;     // search hand-offs at full sections as one node (engine/presolve.hpp;
                                    // exact, but off: measured no better, and less robust on one file)
   // The hand-off search (engine/chain_search.hpp), tried first when the memory is full at every point,
-  // on a budget of its own: at most this many of its nodes (and at most node_limit).
+  // on a budget of its own: at most this many of its nodes (and at most node_limit; 200,000 until
+  // session 30, when its restarts made a larger budget pay: docs/PERFORMANCE.md section 1, "Restarts").
   bool handoff_chains = true;
-  std::uint64_t chain_node_limit = 200000;
+  std::uint64_t chain_node_limit = std::numeric_limits<std::uint64_t>::max();
+  bool chain_restarts = true;  // its walks restart in seeded orders on Luby budgets (chain_search.hpp)
   // With (f) applicable, its lane and the level order's race on each part (engine/lanes.hpp): 1 runs
   // them in turns on one core, 2 or more at once on two threads. The answer and the node counts are the
   // same either way. Each lane has `node_limit` to itself (so a race reports at most twice as many:
@@ -1630,6 +1633,7 @@ search_result chain_turns(std::span<const extent> extents, std::span<const inter
   }
   const std::uint64_t limit = std::min(opt.node_limit, opt.chain_node_limit);
   chain_searcher<> cs(lifetimes, bytes, cap, limit, opt.deadline);
+  cs.set_restarts(opt.chain_restarts);
   if (!cs.applicable()) return out;
   std::uint64_t spent = 0;  // the other search's nodes in its turns
   for (std::uint64_t budget = 4096;; budget *= 4) {
