@@ -179,6 +179,7 @@ class chain_searcher {
     std::vector<whole_chain> wholes;
     std::vector<hole> holes;
     std::vector<std::uint8_t> end_used, whole_used;
+    std::uint64_t scanned = 0;  // choices of whole chains made (with_wholes)
   };
   /// What place() needs of one birth of the path found.
   struct step {
@@ -348,21 +349,85 @@ class chain_searcher {
     w.whole_used.assign(w.wholes.size(), 0);
   }
 
-  /// Each sub-multiset of the pool whose bytes add up to `length`, larger classes first; `visit` sees
-  /// it with the pool already short of it. Stops at the first visit that returns true.
+  /// One scan of each_multiset: the multiset so far, and per class index x the sums (in units) the
+  /// pool's classes x.. could make when the scan began (empty: no table).
+  struct multiset_scan {
+    std::vector<std::uint32_t> cur;
+    std::vector<std::uint64_t> reach;  // row x at x * words
+    std::size_t words = 0;
+    std::uint64_t units = 0;  // the hole's length in units of the sizes' gcd
+    std::uint64_t steps = 0;
+    bool can(std::size_t x, std::uint64_t units) const {
+      return words == 0 || (reach[x * words + units / 64] >> (units % 64) & 1);
+    }
+  };
+  /// Each sub-multiset of the pool whose bytes add up to `length`, the classes in the walk's order;
+  /// `visit` sees it with the pool already short of it. Stops at the first visit that returns true.
+  /// Only prefixes that can still be completed are extended once a scan is long (64 prefixes): with the
+  /// subset-sum table (small capacities in units) a prefix is dropped when the classes after it cannot
+  /// make up the rest (with the counts at the scan's start, at least those left further down, so no
+  /// completion is cut); and every 64 prefixes extended count a node, so the budget bounds a scan
+  /// without the table too. (Built for every scan, the table was most of the walk's time.)
+  /// (With neither, one birth of a planted heavy-tailed problem of 300 buffers, many sizes, scanned
+  /// dead prefixes for 150 s within 336,000 nodes.)
   template <class Visit>
   bool each_multiset(birth_walk& w, std::uint64_t length, Visit&& visit) {
-    std::vector<std::uint32_t> cur(w.classes.size(), 0);
-    return multisets_from(w, 0, length, cur, visit);
+    multiset_scan s;
+    s.cur.assign(w.classes.size(), 0);
+    if (unit_ == 0 || length % unit_ != 0 || length > pool_bytes(w)) return false;  // sizes are multiples of unit_
+    s.units = length / unit_;
+    return multisets_from(w, 0, length, s, visit);
+  }
+  /// The bytes of the newborns no hole has taken yet.
+  static std::uint64_t pool_bytes(const birth_walk& w) {
+    std::uint64_t total = 0;
+    for (std::size_t y = 0; y < w.classes.size(); ++y) total += w.pool[y] * w.classes[y].bytes;
+    return total;
+  }
+  /// s.reach: row x holds the sums up to s.units that classes x.. of the pool at the scan's start (the
+  /// pool now and the multiset so far) make, with bounded counts.
+  template <class = void>
+  void reachable_sums(const birth_walk& w, multiset_scan& s) const {
+    const std::uint64_t units = s.units;
+    const std::size_t c = w.classes.size();
+    s.words = static_cast<std::size_t>(units / 64 + 1);
+    s.reach.assign((c + 1) * s.words, 0);
+    s.reach[c * s.words] = 1;
+    std::vector<std::uint64_t> acc(s.words);
+    for (std::size_t x = c; x-- > 0;) {
+      const std::uint64_t* below = &s.reach[(x + 1) * s.words];
+      std::uint64_t* row = &s.reach[x * s.words];
+      std::copy(below, below + s.words, row);
+      std::copy(below, below + s.words, acc.begin());
+      const std::size_t sh = static_cast<std::size_t>(w.classes[x].bytes / unit_);
+      for (std::uint32_t k = 0; k < w.pool[x] + s.cur[x] && sh <= units; ++k) {  // k + 1 copies of class x
+        shift_up(acc, sh);
+        for (std::size_t i = 0; i < s.words; ++i) row[i] |= acc[i];
+      }
+    }
+  }
+  /// bits <<= sh (bits beyond the vector's end dropped).
+  static void shift_up(std::vector<std::uint64_t>& bits, std::size_t sh) {
+    const std::size_t ws = sh / 64, bs = sh % 64;
+    for (std::size_t i = bits.size(); i-- > 0;) {
+      std::uint64_t moved = i >= ws ? bits[i - ws] << bs : 0;
+      if (bs != 0 && i > ws) moved |= bits[i - ws - 1] >> (64 - bs);
+      bits[i] = moved;
+    }
   }
   template <class Visit>
-  bool multisets_from(birth_walk& w, std::size_t x, std::uint64_t rem, std::vector<std::uint32_t>& cur, Visit& visit) {
-    if (rem == 0) return visit(cur);
+  bool multisets_from(birth_walk& w, std::size_t x, std::uint64_t rem, multiset_scan& s, Visit& visit) {
+    if (rem == 0) return visit(s.cur);
+    if (!s.can(x, rem / unit_)) return false;
     for (std::size_t y = x; y < w.classes.size() && !aborted_; ++y) {
       if (w.pool[y] == 0 || w.classes[y].bytes > rem) continue;
-      --w.pool[y], ++cur[y];
-      const bool ok = multisets_from(w, y, rem - w.classes[y].bytes, cur, visit);
-      ++w.pool[y], --cur[y];
+      if ((++s.steps & 63) == 0) {  // a long scan: a node, and the table (cheap scans go without it)
+        if (!tick()) return false;
+        if (s.words == 0 && words_ != 0) reachable_sums(w, s);
+      }
+      --w.pool[y], ++s.cur[y];
+      const bool ok = multisets_from(w, y, rem - w.classes[y].bytes, s, visit);
+      ++w.pool[y], --s.cur[y];
       if (ok) return true;
     }
     return false;
@@ -372,12 +437,16 @@ class chain_searcher {
   template <class = void>
   bool sums_reach(const birth_walk& w, std::size_t from) const {
     if (words_ == 0 || from >= w.inner.size()) return true;
-    std::vector<std::uint64_t> bits(words_, 0);
+    std::uint64_t longest = 0;  // the sums above the longest hole do not matter
+    for (std::size_t j = from; j < w.inner.size(); ++j) longest = std::max(longest, w.inner[j].len / unit_);
+    const std::size_t words = std::min(words_, static_cast<std::size_t>(longest / 64 + 1));
+    std::vector<std::uint64_t> bits(words, 0);
     bits[0] = 1;
     for (std::size_t y = 0; y < w.classes.size(); ++y)
       for (std::uint32_t c = 0; c < w.pool[y]; ++c) {
         const std::size_t s = static_cast<std::size_t>(w.classes[y].bytes / unit_), ws = s / 64, bs = s % 64;
-        for (std::size_t i = words_; i-- > ws;) {
+        if (s > longest) break;
+        for (std::size_t i = words; i-- > ws;) {
           std::uint64_t moved = bits[i - ws] << bs;
           if (bs != 0 && i > ws) moved |= bits[i - ws - 1] >> (64 - bs);
           bits[i] |= moved;
@@ -385,7 +454,7 @@ class chain_searcher {
       }
     for (std::size_t j = from; j < w.inner.size(); ++j) {
       const std::size_t L = static_cast<std::size_t>(w.inner[j].len / unit_);
-      if (L / 64 >= words_ || !((bits[L / 64] >> (L % 64)) & 1)) return false;
+      if (L / 64 >= words || !((bits[L / 64] >> (L % 64)) & 1)) return false;
     }
     return true;
   }
@@ -445,10 +514,15 @@ class chain_searcher {
 
   /// Chooses which whole chains (from x on) join the hole, then its newborns; then the next hole (the
   /// next end run, or, for a hole of whole chains only, the next such hole).
+  /// Whole chains only lengthen a hole, so a hole longer than the pool's bytes ends the choice; and the
+  /// choices of whole chains made count a node per 64, so the budget bounds them (2^wholes of them: a
+  /// birth where 30 chains die whole has a billion, and without these a heavy-tailed problem of 100
+  /// buffers spent 8 s in 2,000 nodes).
   template <class = void>
   bool with_wholes(birth_walk& w, std::size_t x, std::uint64_t length, std::vector<std::uint32_t>& with,
                    std::uint32_t j, std::uint32_t m) {
-    if (aborted_) return false;
+    if (aborted_ || length > pool_bytes(w)) return false;
+    if ((++w.scanned & 63) == 0 && !tick()) return false;
     if (x == w.wholes.size()) {
       return each_multiset(w, length, [&](const std::vector<std::uint32_t>& counts) {
         if (!tick()) return false;

@@ -19,8 +19,9 @@
 // The hand-off search (switch `handoff_chains`, on; engine/chain_search.hpp, which says why it loses
 // nothing): on a problem whose memory is full at every point it walks the births in time order over
 // chains of buffers known to lie side by side, never enumerating the first arrangement, restarting in
-// seeded orders on Luby budgets (`chain_restarts`); it takes turns with the search below (chain_turns)
-// up to `chain_node_limit` of its own nodes (by default as many as the node limit). It never proves.
+// seeded orders on Luby budgets (`chain_restarts`), forward in time and on the time-reversed problem
+// (`chain_reverse`); it takes turns with the search below (chain_turns) up to `chain_node_limit` of its
+// own nodes (by default as many as the node limit). It never proves.
 //
 // Algorithm. Every node is placed at its "skyline" h(v): the lowest legal (aligned) offset at or above the
 // top of every already-placed neighbor. Each search step places one unplaced node b at h(b), in an order
@@ -245,6 +246,7 @@ struct linear_search_options {
   bool handoff_chains = true;
   std::uint64_t chain_node_limit = std::numeric_limits<std::uint64_t>::max();
   bool chain_restarts = true;  // its walks restart in seeded orders on Luby budgets (chain_search.hpp)
+  bool chain_reverse = true;   // and walk the time-reversed problem too, sharing its turns (chain_turns)
   // With (f) applicable, its lane and the level order's race on each part (engine/lanes.hpp): 1 runs
   // them in turns on one core, 2 or more at once on two threads. The answer and the node counts are the
   // same either way. Each lane has `node_limit` to itself (so a race reports at most twice as many:
@@ -1618,9 +1620,14 @@ class placement_search {
 
 /// The hand-off search (engine/chain_search.hpp) in turns with `other` (the skyline search, given its
 /// options with a node limit), while the hand-off search has budget left: turns of 4,096 nodes each,
-/// then four times as many, and so on. Returns the first decisive answer (a placement `accept` takes, or
-/// `other`'s proof), or gave_up with every node counted, also when the problem is not full at every point
-/// (or a size is not a multiple of the alignment: offsets are sums of sizes) and nothing was tried.
+/// then four times as many, and so on. The hand-off search walks the problem forward in time and, where
+/// that applies too, its time reverse (each live range [b, e) as [T - e, T - b): the same pairs overlap,
+/// so a placement of one is a placement of the other, and a tiling of the whole box is full at every
+/// point both ways); the two walks share the hand-off search's turn. Why both: on planted long-short
+/// problems the cost of one direction says little of the other's (docs/PERFORMANCE.md section 1,
+/// "Restarts, both ways in time"). Returns the first decisive answer (a placement `accept` takes, or
+/// `other`'s proof), or gave_up with every node counted, also when neither direction is full at every
+/// point (or a size is not a multiple of the alignment: offsets are sums of sizes) and nothing was tried.
 template <class Accept, class Other>
 search_result chain_turns(std::span<const extent> extents, std::span<const interval> lifetimes, std::uint64_t cap,
                           std::uint64_t align, const linear_search_options& opt, Accept&& accept, Other&& other) {
@@ -1631,23 +1638,34 @@ search_result chain_turns(std::span<const extent> extents, std::span<const inter
     if (extents[v].bytes % align != 0) return out;
     bytes[v] = extents[v].bytes;
   }
+  program_point horizon = 0;
+  for (const interval& i : lifetimes) horizon = std::max(horizon, i.end);
+  std::vector<interval> reversed;
+  if (opt.chain_reverse)
+    for (const interval& i : lifetimes) reversed.push_back({horizon - i.end, horizon - i.begin});
   const std::uint64_t limit = std::min(opt.node_limit, opt.chain_node_limit);
-  chain_searcher<> cs(lifetimes, bytes, cap, limit, opt.deadline);
-  cs.set_restarts(opt.chain_restarts);
-  if (!cs.applicable()) return out;
+  chain_searcher<> fwd(lifetimes, bytes, cap, limit, opt.deadline), rev(reversed, bytes, cap, limit, opt.deadline);
+  std::vector<chain_searcher<>*> walks;
+  for (chain_searcher<>* c : {&fwd, &rev})
+    if (c->applicable()) c->set_restarts(opt.chain_restarts), walks.push_back(c);
+  if (walks.empty()) return out;
   std::uint64_t spent = 0;  // the other search's nodes in its turns
+  auto count = [&](search_result& r) {
+    r.stats.chain_nodes = fwd.nodes() + rev.nodes();
+    r.stats.nodes = spent + r.stats.chain_nodes;
+  };
   for (std::uint64_t budget = 4096;; budget *= 4) {
-    const std::vector<std::uint64_t> off = cs.run(std::min(budget, limit));
-    if (!off.empty()) {
-      search_result c;
-      c.status = search_status::found;
+    for (chain_searcher<>* c : walks) {  // the turn's budget shared by the directions
+      const std::vector<std::uint64_t> off = c->run(std::min(budget, limit) / walks.size());
+      if (off.empty()) continue;
+      search_result found;
+      found.status = search_status::found;
       for (std::size_t v = 0; v < off.size(); ++v) {
-        c.placements.push_back(placement{0, off[v]});
-        c.peak = std::max(c.peak, off[v] + bytes[v]);
+        found.placements.push_back(placement{0, off[v]});
+        found.peak = std::max(found.peak, off[v] + bytes[v]);
       }
-      c.stats.nodes = spent + cs.nodes();
-      c.stats.chain_nodes = cs.nodes();
-      if (accept(c)) return c;
+      count(found);
+      if (accept(found)) return found;
     }
     if (budget >= limit) break;
     linear_search_options o = opt;
@@ -1655,13 +1673,11 @@ search_result chain_turns(std::span<const extent> extents, std::span<const inter
     search_result s = other(o);
     spent += s.stats.nodes;
     if (s.status != search_status::gave_up) {
-      s.stats.nodes = spent + cs.nodes();
-      s.stats.chain_nodes = cs.nodes();
+      count(s);
       return s;
     }
   }
-  out.stats.nodes = spent + cs.nodes();
-  out.stats.chain_nodes = cs.nodes();
+  count(out);
   return out;
 }
 
