@@ -42,7 +42,7 @@
 // and orders), on Luby budgets, keeping the failed states (run() says why they hold in every order).
 // Chronological backtracking spends a walk's budget below a wrong early choice; short walks in many
 // orders do not (long-short 200 / 300 of one set, this walk alone on 1,000,000 nodes: 3 / 3 of 20 in
-// one walk, 14 / 11 with restarts; docs/PERFORMANCE.md section 1, "Restarts").
+// one walk, 14 / 11 with restarts; docs/PERFORMANCE.md section 1, "Restarts, both ways in time").
 //
 // Cost: per search node (a multiset, an order, a birth's state) work linear in the live buffers; the
 // budget counts nodes. Deterministic: the walk depends only on the problem and the sequence of budgets
@@ -89,13 +89,13 @@ class chain_searcher {
   /// reaches `limit`. Why restarts: on the planted long-short problems the walk's cost is heavy-tailed
   /// (a wrong choice at an early birth is refuted only many births later, and the walk, backtracking
   /// in time order, spends its budget below it), so many short walks in different orders find what one
-  /// long walk does not (docs/PERFORMANCE.md section 1, "Restarts"); Luby's sequence is within a log
-  /// factor of the best fixed restart budget for any distribution of costs, which nobody knows here.
-  /// They lose nothing: a state is remembered as failed only when its whole subtree was walked, which
-  /// holds in any order of choices, so no walk repeats what an earlier one refuted. A later call goes on
-  /// where this one stopped (the next budget of the sequence, the failed states found so far):
-  /// search_placement takes turns with the other search so. Deterministic for a given problem and
-  /// sequence of limits (the deadline can only turn found into nothing).
+  /// long walk does not (docs/PERFORMANCE.md section 1, "Restarts, both ways in time"); Luby's
+  /// sequence is within a log factor of the best fixed restart budget for any distribution of costs,
+  /// which nobody knows here. They lose nothing: a state is remembered as failed only when its whole
+  /// subtree was walked, which holds in any order of choices, so no walk repeats what an earlier one
+  /// refuted. A later call goes on where this one stopped (the next budget of the sequence, the failed
+  /// states found so far): search_placement takes turns with the other search so. Deterministic for a
+  /// given problem and sequence of limits (the deadline can only turn found into nothing).
   std::vector<std::uint64_t> run(std::uint64_t limit) {
     while (applicable_ && !exhausted_ && nodes_ < limit && std::chrono::steady_clock::now() <= deadline_) {
       if (spent_ >= walk_budget()) ++restart_, spent_ = 0;

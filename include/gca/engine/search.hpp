@@ -242,7 +242,8 @@ struct linear_search_options {
                                    // exact, but off: measured no better, and less robust on one file)
   // The hand-off search (engine/chain_search.hpp), tried first when the memory is full at every point,
   // on a budget of its own: at most this many of its nodes (and at most node_limit; 200,000 until
-  // session 30, when its restarts made a larger budget pay: docs/PERFORMANCE.md section 1, "Restarts").
+  // session 30, when its restarts made a larger budget pay: docs/PERFORMANCE.md section 1, "Restarts,
+  // both ways in time").
   bool handoff_chains = true;
   std::uint64_t chain_node_limit = std::numeric_limits<std::uint64_t>::max();
   bool chain_restarts = true;  // its walks restart in seeded orders on Luby budgets (chain_search.hpp)
