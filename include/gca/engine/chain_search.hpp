@@ -307,10 +307,7 @@ class chain_searcher {
     });
     if (seed_ != 0) {  // a restart: the classes in a seeded order (the multisets' order follows)
       std::uint64_t h = mix(seed_, w.k);
-      for (std::size_t i = w.classes.size(); i > 1; --i) {
-        h = mix(h, i);
-        std::swap(w.classes[i - 1], w.classes[h % i]);
-      }
+      seeded_shuffle(w.classes, h);
     }
     for (const newborn_class& c : w.classes) w.pool.push_back(static_cast<std::uint32_t>(c.ids.size()));
     w.taken.assign(w.classes.size(), 0);
@@ -341,12 +338,20 @@ class chain_searcher {
     }
     if (seed_ != 0) {  // a restart: the holes' parts in a seeded order too (the order they are formed in)
       std::uint64_t h = mix(seed_ ^ 0x2545f491, w.k);
-      for (std::size_t i = w.ends.size(); i > 1; --i) { h = mix(h, i); std::swap(w.ends[i - 1], w.ends[h % i]); }
-      for (std::size_t i = w.wholes.size(); i > 1; --i) { h = mix(h, i); std::swap(w.wholes[i - 1], w.wholes[h % i]); }
-      for (std::size_t i = w.inner.size(); i > 1; --i) { h = mix(h, i); std::swap(w.inner[i - 1], w.inner[h % i]); }
+      seeded_shuffle(w.ends, h);
+      seeded_shuffle(w.wholes, h);
+      seeded_shuffle(w.inner, h);
     }
     w.end_used.assign(w.ends.size(), 0);
     w.whole_used.assign(w.wholes.size(), 0);
+  }
+  /// Fisher-Yates on the running hash h (advanced, so successive calls draw on one sequence).
+  template <class T>
+  static void seeded_shuffle(std::vector<T>& v, std::uint64_t& h) {
+    for (std::size_t i = v.size(); i > 1; --i) {
+      h = mix(h, i);
+      std::swap(v[i - 1], v[h % i]);
+    }
   }
 
   /// One scan of each_multiset: the multiset so far, and per class index x the sums (in units) the
@@ -357,8 +362,8 @@ class chain_searcher {
     std::size_t words = 0;
     std::uint64_t units = 0;  // the hole's length in units of the sizes' gcd
     std::uint64_t steps = 0;
-    bool can(std::size_t x, std::uint64_t units) const {
-      return words == 0 || (reach[x * words + units / 64] >> (units % 64) & 1);
+    bool can(std::size_t x, std::uint64_t sum) const {  // sum in units
+      return words == 0 || (reach[x * words + sum / 64] >> (sum % 64) & 1);
     }
   };
   /// Each sub-multiset of the pool whose bytes add up to `length`, the classes in the walk's order;
@@ -393,26 +398,21 @@ class chain_searcher {
     s.words = static_cast<std::size_t>(units / 64 + 1);
     s.reach.assign((c + 1) * s.words, 0);
     s.reach[c * s.words] = 1;
-    std::vector<std::uint64_t> acc(s.words);
     for (std::size_t x = c; x-- > 0;) {
-      const std::uint64_t* below = &s.reach[(x + 1) * s.words];
       std::uint64_t* row = &s.reach[x * s.words];
-      std::copy(below, below + s.words, row);
-      std::copy(below, below + s.words, acc.begin());
+      std::copy(row + s.words, row + 2 * s.words, row);  // row x+1: none of class x
       const std::size_t sh = static_cast<std::size_t>(w.classes[x].bytes / unit_);
-      for (std::uint32_t k = 0; k < w.pool[x] + s.cur[x] && sh <= units; ++k) {  // k + 1 copies of class x
-        shift_up(acc, sh);
-        for (std::size_t i = 0; i < s.words; ++i) row[i] |= acc[i];
-      }
+      for (std::uint32_t k = 0; k < w.pool[x] + s.cur[x] && sh <= units; ++k) add_copy(row, s.words, sh);
     }
   }
-  /// bits <<= sh (bits beyond the vector's end dropped).
-  static void shift_up(std::vector<std::uint64_t>& bits, std::size_t sh) {
+  /// bits |= bits << sh over `words` words (bits beyond the end dropped): one more copy of a size of sh
+  /// units in a subset-sum table with bounded counts. High words first, so each word is read unchanged.
+  static void add_copy(std::uint64_t* bits, std::size_t words, std::size_t sh) {
     const std::size_t ws = sh / 64, bs = sh % 64;
-    for (std::size_t i = bits.size(); i-- > 0;) {
-      std::uint64_t moved = i >= ws ? bits[i - ws] << bs : 0;
+    for (std::size_t i = words; i-- > ws;) {
+      std::uint64_t moved = bits[i - ws] << bs;
       if (bs != 0 && i > ws) moved |= bits[i - ws - 1] >> (64 - bs);
-      bits[i] = moved;
+      bits[i] |= moved;
     }
   }
   template <class Visit>
@@ -444,13 +444,9 @@ class chain_searcher {
     bits[0] = 1;
     for (std::size_t y = 0; y < w.classes.size(); ++y)
       for (std::uint32_t c = 0; c < w.pool[y]; ++c) {
-        const std::size_t s = static_cast<std::size_t>(w.classes[y].bytes / unit_), ws = s / 64, bs = s % 64;
-        if (s > longest) break;
-        for (std::size_t i = words; i-- > ws;) {
-          std::uint64_t moved = bits[i - ws] << bs;
-          if (bs != 0 && i > ws) moved |= bits[i - ws - 1] >> (64 - bs);
-          bits[i] |= moved;
-        }
+        const std::size_t sh = static_cast<std::size_t>(w.classes[y].bytes / unit_);
+        if (sh > longest) break;
+        add_copy(bits.data(), words, sh);
       }
     for (std::size_t j = from; j < w.inner.size(); ++j) {
       const std::size_t L = static_cast<std::size_t>(w.inner[j].len / unit_);
