@@ -113,6 +113,8 @@ class chain_searcher {
   std::vector<std::uint64_t> run() { return run(budget_); }
   /// Off: one walk in the fixed order on the whole budget (measures the restarts; leave them on).
   void set_restarts(bool on) noexcept { restarts_ = on; }
+  /// Off: no test of the holes fixed at later births (measures it; leave it on).
+  void set_lookahead(bool on) noexcept { lookahead_ = on; }
 
  private:
   static constexpr std::uint64_t restart_unit = 4096;
@@ -225,7 +227,42 @@ class chain_searcher {
       if (born[k] != dying[k]) return;
     // the subset-sum check of inner holes, in units of the sizes' gcd, when that table is small
     if (unit_ != 0 && cap_ / unit_ <= (std::uint64_t{1} << 16)) words_ = static_cast<std::size_t>(cap_ / unit_ / 64 + 1);
+    born_ = std::move(born);
+    if (words_ != 0) {  // per birth, the sums its newborns make (bounded counts)
+      born_sums_.assign((last_birth_ + 1) * words_, 0);
+      for (std::uint32_t k = 1; k <= last_birth_; ++k) {
+        std::uint64_t* row = &born_sums_[k * words_];
+        row[0] = 1;
+        for (node_id v : births_[k]) add_copy(row, words_, static_cast<std::size_t>(size_[v] / unit_));
+      }
+    }
+    fixed_.assign(times_.size(), 0);
     applicable_ = true;
+  }
+
+  /// Whether the holes the chains already fix at later births can be tiled (a necessary test, run on
+  /// entering a birth). A run of buffers of one death d, with a neighbor on each side in its chain that
+  /// lives past d, is a hole at d whatever happens before: nothing between the neighbors changes until
+  /// d, and they stay. So the newborns of d must make its length (a subset sum), and the fixed holes of
+  /// d together must not be longer than what is born at d. Without it a chain glued wrongly at birth k
+  /// is refuted only at d, after every arrangement of the births between (long-short problems).
+  template <class = void>
+  bool future_fits(const std::vector<std::vector<node_id>>& chains) {
+    touched_.clear();
+    bool ok = true;
+    for (const auto& c : chains) {
+      for (std::size_t j = 1; ok && j + 1 < c.size();) {
+        const std::uint32_t d = death_[c[j]];
+        std::size_t e = j;
+        std::uint64_t len = 0;
+        for (; e < c.size() && death_[c[e]] == d; ++e) len += size_[c[e]];
+        if (e < c.size() && d <= last_birth_ && death_[c[j - 1]] > d && death_[c[e]] > d) ok = fixed_hole(d, len);
+        j = e;
+      }
+      if (!ok) break;
+    }
+    for (std::uint32_t d : touched_) fixed_[d] = 0;
+    return ok;
   }
 
   bool tick() {
@@ -284,6 +321,7 @@ class chain_searcher {
     if (k > last_birth_) return true;
     const print_key key = print(k, chains);
     if (failed_.contains(key)) return false;
+    if (lookahead_ && !future_fits(chains)) return false;
     birth_walk w;
     w.k = k;
     w.chains = &chains;
@@ -596,12 +634,84 @@ class chain_searcher {
       if (!tick()) return false;
       o.fill.clear();
       for (std::uint32_t y : items) o.fill.push_back(w.classes[y].ids[w.taken[y]++]);
-      const bool ok = orders(w, h + 1);
+      const bool ok = (!lookahead_ || fill_fits(w, o)) && orders(w, h + 1);
       for (std::uint32_t y : items) --w.taken[y];
       if (ok) return true;
       if (aborted_) return false;
     } while (std::next_permutation(items.begin(), items.end(), sooner));
     return false;
+  }
+
+  /// future_fits for one hole's order, before the other holes' orders are chosen: the runs of one death
+  /// d through its newborns (and on through the chain beyond a survivor of death d) whose neighbors
+  /// live past d are holes at d, as there. A side of the hole no survivor closes (a free end, a new
+  /// chain) and a chain's end are no neighbor. Without it the orders of the other holes are walked for
+  /// each order of this one before the next birth refutes them all.
+  template <class = void>
+  bool fill_fits(const birth_walk& w, const hole& o) {
+    side left, right;
+    if (o.inner) {
+      const inner_run& r = w.inner[o.run];
+      left = {&(*w.chains)[r.ci], static_cast<std::ptrdiff_t>(r.a) - 1, -1};
+      right = {&(*w.chains)[r.ci], static_cast<std::ptrdiff_t>(r.b), 1};
+    } else if (o.j != none) {
+      left = survivor_side(w, w.ends[o.j]);  // the fill runs outward from end j (after())
+      if (o.m != none) right = survivor_side(w, w.ends[o.m]);
+    }
+    touched_.clear();
+    const auto& f = o.fill;
+    // the survivors' runs beside the hole, now between a newborn and the chain beyond
+    bool ok = left.beside(*this, death_[f.front()]) && right.beside(*this, death_[f.back()]);
+    for (std::size_t i = 0; ok && i < f.size();) {
+      const std::uint32_t d = death_[f[i]];
+      std::size_t e = i;
+      std::uint64_t len = 0;
+      for (; e < f.size() && death_[f[e]] == d; ++e) len += size_[f[e]];
+      const std::uint32_t before = i == 0 ? left.extend(*this, d, len) : death_[f[i - 1]];
+      const std::uint32_t next = e == f.size() ? right.extend(*this, d, len) : death_[f[e]];
+      if (d <= last_birth_ && before > d && next > d) ok = fixed_hole(d, len);
+      i = e;
+    }
+    for (std::uint32_t d : touched_) fixed_[d] = 0;
+    return ok;
+  }
+  /// Counts a fixed hole at d of len bytes (future_fits' test); whether it can still be tiled.
+  bool fixed_hole(std::uint32_t d, std::uint64_t len) {
+    if (fixed_[d] == 0) touched_.push_back(d);
+    fixed_[d] += len;
+    const std::uint64_t u = len / unit_;
+    return fixed_[d] <= born_[d] && (words_ == 0 || (born_sums_[d * words_ + u / 64] >> (u % 64) & 1));
+  }
+  /// One side of a hole: the chain's buffers from index `at` outward by `step` (no chain: open).
+  struct side {
+    const std::vector<node_id>* chain = nullptr;
+    std::ptrdiff_t at = 0, step = 0;
+    /// The death of the neighbor of a run of death d reaching this side, after adding to len the bytes
+    /// of the buffers of death d it runs on through; 0 (outlives nothing) when it reaches the chain's end.
+    std::uint32_t extend(const chain_searcher& cs, std::uint32_t d, std::uint64_t& len) const {
+      if (chain == nullptr) return 0;
+      std::ptrdiff_t i = at;
+      for (; i >= 0 && i < static_cast<std::ptrdiff_t>(chain->size()) && cs.death_[(*chain)[i]] == d; i += step)
+        len += cs.size_[(*chain)[i]];
+      return i >= 0 && i < static_cast<std::ptrdiff_t>(chain->size()) ? cs.death_[(*chain)[i]] : 0;
+    }
+    /// The run of the survivor's death on this side, with the hole's newborn of death `inner` next to
+    /// it: whether it can be tiled if that makes it a fixed hole (true when it does not).
+    bool beside(chain_searcher& cs, std::uint32_t inner) const {
+      if (chain == nullptr) return true;
+      const std::uint32_t d = cs.death_[(*chain)[at]];
+      std::uint64_t len = 0;
+      const std::uint32_t beyond = extend(cs, d, len);
+      return d > cs.last_birth_ || inner <= d || beyond <= d || cs.fixed_hole(d, len);
+    }
+  };
+  /// The survivor next to an end run (the chain's nearest buffer not dying at w.k), looking inward.
+  side survivor_side(const birth_walk& w, const end_run& r) const {
+    const auto& c = (*w.chains)[r.ci];
+    std::ptrdiff_t i = r.right ? static_cast<std::ptrdiff_t>(c.size()) - 1 : 0;
+    const std::ptrdiff_t step = r.right ? -1 : 1;
+    while (dies_at(c[i], w.k)) i += step;
+    return {&c, i, step};
   }
 
   /// The chains after birth w.k: inner runs replaced by their newborns, end runs by theirs, glued to the
@@ -829,6 +939,11 @@ class chain_searcher {
   std::uint32_t last_birth_ = 0;
   std::uint64_t unit_ = 0;
   std::size_t words_ = 0;  // of the subset-sum table (0: no table)
+  std::vector<std::uint64_t> born_;       // per time, the bytes born there
+  std::vector<std::uint64_t> born_sums_;  // per birth k, at k * words_: the sums its newborns make
+  std::vector<std::uint64_t> fixed_;      // future_fits' scratch: per time, the fixed holes' bytes
+  std::vector<std::uint32_t> touched_;
+  bool lookahead_ = true;
   print_set failed_;
   std::vector<step> path_;
 };
