@@ -115,6 +115,8 @@ class chain_searcher {
   void set_restarts(bool on) noexcept { restarts_ = on; }
   /// Off: no test of the holes fixed at later births (measures it; leave it on).
   void set_lookahead(bool on) noexcept { lookahead_ = on; }
+  /// Off: orders that are two holes side by side are walked too (measures split_points; leave it on).
+  void set_dominance(bool on) noexcept { dominance_ = on; }
 
  private:
   static constexpr std::uint64_t restart_unit = 4096;
@@ -243,26 +245,27 @@ class chain_searcher {
   /// Whether the holes the chains already fix at later births can be tiled (a necessary test, run on
   /// entering a birth). A run of buffers of one death d, with a neighbor on each side in its chain that
   /// lives past d, is a hole at d whatever happens before: nothing between the neighbors changes until
-  /// d, and they stay. So the newborns of d must make its length (a subset sum), and the fixed holes of
-  /// d together must not be longer than what is born at d. Without it a chain glued wrongly at birth k
-  /// is refuted only at d, after every arrangement of the births between (long-short problems).
+  /// d, and they stay. So the newborns of d must make its length (a subset sum). Without it a chain
+  /// glued wrongly at birth k is refuted only at d, after every arrangement of the births between
+  /// (long-short problems).
   template <class = void>
-  bool future_fits(const std::vector<std::vector<node_id>>& chains) {
-    touched_.clear();
-    bool ok = true;
+  bool future_fits(const std::vector<std::vector<node_id>>& chains) const {
     for (const auto& c : chains) {
-      for (std::size_t j = 1; ok && j + 1 < c.size();) {
+      for (std::size_t j = 1; j + 1 < c.size();) {
         const std::uint32_t d = death_[c[j]];
         std::size_t e = j;
         std::uint64_t len = 0;
         for (; e < c.size() && death_[c[e]] == d; ++e) len += size_[c[e]];
-        if (e < c.size() && d <= last_birth_ && death_[c[j - 1]] > d && death_[c[e]] > d) ok = fixed_hole(d, len);
+        if (e < c.size() && d <= last_birth_ && death_[c[j - 1]] > d && death_[c[e]] > d && !fits_alone(d, len)) return false;
         j = e;
       }
-      if (!ok) break;
     }
-    for (std::uint32_t d : touched_) fixed_[d] = 0;
-    return ok;
+    return true;
+  }
+  /// Whether a hole of len bytes at birth d can be tiled by d's newborns, alone.
+  bool fits_alone(std::uint32_t d, std::uint64_t len) const {
+    const std::uint64_t u = len / unit_;
+    return len <= born_[d] && (words_ == 0 || (born_sums_[d * words_ + u / 64] >> (u % 64) & 1));
   }
 
   bool tick() {
@@ -618,6 +621,7 @@ class chain_searcher {
     };
     std::sort(items.begin(), items.end(), sooner);
     const bool mirror = !o.inner && o.j == none && o.m == none;  // a new chain: either direction
+    const std::vector<std::uint64_t> cuts = split_points(w, o);
     std::vector<std::pair<std::uint64_t, std::uint64_t>> seen;  // the orders' prints, sorted
     runs_t runs;
     std::uint64_t scanned = 0;
@@ -634,11 +638,47 @@ class chain_searcher {
       if (!tick()) return false;
       o.fill.clear();
       for (std::uint32_t y : items) o.fill.push_back(w.classes[y].ids[w.taken[y]++]);
-      const bool ok = (!lookahead_ || fill_fits(w, o)) && orders(w, h + 1);
+      const bool ok = !(dominance_ && splits(o, cuts)) && (!lookahead_ || fill_fits(w, o)) && orders(w, h + 1);
       for (std::uint32_t y : items) --w.taken[y];
       if (ok) return true;
       if (aborted_) return false;
     } while (std::next_permutation(items.begin(), items.end(), sooner));
+    return false;
+  }
+
+  /// Where an order of a hole that glues chains or takes whole chains would be two holes side by side:
+  /// the lengths (from the hole's start, end run j's side) at which the newborns before them tile j's
+  /// end run (if any) and some of the whole chains, and those after them the rest. Dominance: such an
+  /// order makes one chain of what the walk also makes as two (the same chains glued: j's end run with
+  /// those whole chains and those newborns a hole of its own, the rest another), and two chains do
+  /// whatever one does (kept side by side, every later hole of the one is a hole of the two, inner
+  /// runs across the seam as two glued end runs), so orders() skips it. Sorted; empty for an inner
+  /// hole (its neighbors are fixed) and when the whole chains make over 4,096 sums (not worth it).
+  template <class = void>
+  std::vector<std::uint64_t> split_points(const birth_walk& w, const hole& o) const {
+    std::vector<std::uint64_t> sums{0}, more;
+    if (o.inner || (o.wholes.empty() && o.m == none)) return {};
+    for (std::uint32_t x : o.wholes) {
+      more.clear();
+      for (std::uint64_t t : sums) more.push_back(t + w.wholes[x].len);
+      const std::size_t n = sums.size();
+      sums.insert(sums.end(), more.begin(), more.end());
+      std::inplace_merge(sums.begin(), sums.begin() + static_cast<std::ptrdiff_t>(n), sums.end());
+      sums.erase(std::unique(sums.begin(), sums.end()), sums.end());
+      if (sums.size() > 4096) return {};
+    }
+    const std::uint64_t base = o.j != none ? w.ends[o.j].len : 0;
+    for (std::uint64_t& t : sums) t += base;
+    if (base == 0) sums.erase(sums.begin());  // a hole of whole chains only: each side takes some
+    return sums;
+  }
+  /// Whether the newborns before some point of the order have a length of `cuts` (split_points).
+  bool splits(const hole& o, const std::vector<std::uint64_t>& cuts) const {
+    std::uint64_t at = 0;
+    for (std::size_t i = 0; i + 1 < o.fill.size() && !cuts.empty(); ++i) {
+      at += size_[o.fill[i]];
+      if (std::binary_search(cuts.begin(), cuts.end(), at)) return true;
+    }
     return false;
   }
 
@@ -675,12 +715,12 @@ class chain_searcher {
     for (std::uint32_t d : touched_) fixed_[d] = 0;
     return ok;
   }
-  /// Counts a fixed hole at d of len bytes (future_fits' test); whether it can still be tiled.
+  /// Counts a fixed hole at d of len bytes in one hole's order; whether it can be tiled alone, and the
+  /// fixed holes at d of this order together are no longer than what is born at d.
   bool fixed_hole(std::uint32_t d, std::uint64_t len) {
     if (fixed_[d] == 0) touched_.push_back(d);
     fixed_[d] += len;
-    const std::uint64_t u = len / unit_;
-    return fixed_[d] <= born_[d] && (words_ == 0 || (born_sums_[d * words_ + u / 64] >> (u % 64) & 1));
+    return fixed_[d] <= born_[d] && fits_alone(d, len);
   }
   /// One side of a hole: the chain's buffers from index `at` outward by `step` (no chain: open).
   struct side {
@@ -941,9 +981,10 @@ class chain_searcher {
   std::size_t words_ = 0;  // of the subset-sum table (0: no table)
   std::vector<std::uint64_t> born_;       // per time, the bytes born there
   std::vector<std::uint64_t> born_sums_;  // per birth k, at k * words_: the sums its newborns make
-  std::vector<std::uint64_t> fixed_;      // future_fits' scratch: per time, the fixed holes' bytes
+  std::vector<std::uint64_t> fixed_;      // fill_fits' scratch: per time, the fixed holes' bytes
   std::vector<std::uint32_t> touched_;
   bool lookahead_ = true;
+  bool dominance_ = true;
   print_set failed_;
   std::vector<step> path_;
 };
