@@ -35,7 +35,14 @@
 // mirror pair). The newborns join the chains in place of the dying.
 // Memory of failed states: the state after a birth is the multiset of chains, each as its runs of
 // (end, bytes), up to reversal; the rest of the walk depends on nothing else. For problems full at
-// every point the walk is complete (every placement is a path of it); the budget makes it a try.
+// every point the walk is complete (every placement is a path of it, or where dominance below skips an
+// order, one with those chains apart is); the budget makes it a try.
+//
+// Look-ahead (future_fits, fill_fits): a run of buffers of one death d between chain neighbors that
+// both outlive d is a hole at d whatever happens before, so d's newborns must make its length; tested on
+// entering a birth and for each hole's order before the next hole's orders are walked.
+// Dominance (split_points): an order of a glued or whole-chain hole that is two such holes side by side
+// is skipped; the walk makes the two holes elsewhere, and two chains do whatever one does.
 //
 // Restarts: the walk is run again and again from the first birth, each time with its choices in another
 // seeded order (the newborn classes, the holes' runs and whole chains, and the orders' ranking: classify
