@@ -237,14 +237,7 @@ class chain_searcher {
     // the subset-sum check of inner holes, in units of the sizes' gcd, when that table is small
     if (unit_ != 0 && cap_ / unit_ <= (std::uint64_t{1} << 16)) words_ = static_cast<std::size_t>(cap_ / unit_ / 64 + 1);
     born_ = std::move(born);
-    if (words_ != 0) {  // per birth, the sums its newborns make (bounded counts)
-      born_sums_.assign((last_birth_ + 1) * words_, 0);
-      for (std::uint32_t k = 1; k <= last_birth_; ++k) {
-        std::uint64_t* row = &born_sums_[k * words_];
-        row[0] = 1;
-        for (node_id v : births_[k]) add_copy(row, words_, static_cast<std::size_t>(size_[v] / unit_));
-      }
-    }
+    born_sums_table();
     fixed_.assign(times_.size(), 0);
     applicable_ = true;
   }
@@ -271,8 +264,27 @@ class chain_searcher {
   }
   /// Whether a hole of len bytes at birth d can be tiled by d's newborns, alone.
   bool fits_alone(std::uint32_t d, std::uint64_t len) const {
+    if (len > born_[d]) return false;
     const std::uint64_t u = len / unit_;
-    return len <= born_[d] && (words_ == 0 || (born_sums_[d * words_ + u / 64] >> (u % 64) & 1));
+    return born_row_.empty() || (born_sums_[born_row_[d] + u / 64] >> (u % 64) & 1);
+  }
+  /// Per birth the sums (in units) its newborns make, with bounded counts, up to what is born there:
+  /// rows of born_[k] / unit_ / 64 + 1 words, so the table grows with the buffers' total size in units,
+  /// and is left out (fits_alone tests the length alone) beyond 2^22 words (32 MiB) or without units.
+  template <class = void>
+  void born_sums_table() {
+    if (words_ == 0) return;
+    std::vector<std::size_t> row(last_birth_ + 2, 0);
+    for (std::uint32_t k = 1; k <= last_birth_; ++k)
+      row[k + 1] = row[k] + static_cast<std::size_t>(born_[k] / unit_ / 64 + 1);
+    if (row[last_birth_ + 1] > (std::size_t{1} << 22)) return;
+    born_sums_.assign(row[last_birth_ + 1], 0);
+    for (std::uint32_t k = 1; k <= last_birth_; ++k) {
+      std::uint64_t* bits = &born_sums_[row[k]];
+      bits[0] = 1;
+      for (node_id v : births_[k]) add_copy(bits, row[k + 1] - row[k], static_cast<std::size_t>(size_[v] / unit_));
+    }
+    born_row_ = std::move(row);
   }
 
   bool tick() {
@@ -987,7 +999,8 @@ class chain_searcher {
   std::uint64_t unit_ = 0;
   std::size_t words_ = 0;  // of the subset-sum table (0: no table)
   std::vector<std::uint64_t> born_;       // per time, the bytes born there
-  std::vector<std::uint64_t> born_sums_;  // per birth k, at k * words_: the sums its newborns make
+  std::vector<std::uint64_t> born_sums_;  // per birth k, from born_row_[k]: the sums its newborns make
+  std::vector<std::size_t> born_row_;     // empty: no table
   std::vector<std::uint64_t> fixed_;      // fill_fits' scratch: per time, the fixed holes' bytes
   std::vector<std::uint32_t> touched_;
   bool lookahead_ = true;
