@@ -153,6 +153,7 @@ class chain_searcher {
   }
 
   static constexpr std::uint32_t none = 0xffffffffu;
+  using runs_t = std::vector<std::pair<std::uint32_t, std::uint64_t>>;  // (death, bytes), equal deaths merged
   struct newborn_class {
     std::uint32_t death;  // index of its end in times_
     std::uint64_t bytes;
@@ -238,27 +239,19 @@ class chain_searcher {
     if (unit_ != 0 && cap_ / unit_ <= (std::uint64_t{1} << 16)) words_ = static_cast<std::size_t>(cap_ / unit_ / 64 + 1);
     born_ = std::move(born);
     born_sums_table();
-    fixed_.assign(times_.size(), 0);
     applicable_ = true;
   }
 
-  /// Whether the holes the chains already fix at later births can be tiled (a necessary test, run on
-  /// entering a birth). A run of buffers of one death d, with a neighbor on each side in its chain that
-  /// lives past d, is a hole at d whatever happens before: nothing between the neighbors changes until
-  /// d, and they stay. So the newborns of d must make its length (a subset sum). Without it a chain
-  /// glued wrongly at birth k is refuted only at d, after every arrangement of the births between
-  /// (long-short problems).
-  template <class = void>
-  bool future_fits(const std::vector<std::vector<node_id>>& chains) const {
-    for (const auto& c : chains) {
-      for (std::size_t j = 1; j + 1 < c.size();) {
-        const std::uint32_t d = death_[c[j]];
-        std::size_t e = j;
-        std::uint64_t len = 0;
-        for (; e < c.size() && death_[c[e]] == d; ++e) len += size_[c[e]];
-        if (e < c.size() && d <= last_birth_ && death_[c[j - 1]] > d && death_[c[e]] > d && !fits_alone(d, len)) return false;
-        j = e;
-      }
+  /// Whether the holes a chain (its runs, add_run) already fixes at later births can be tiled (a
+  /// necessary test, run on entering a birth). A run of buffers of one death d, with a neighbor on each
+  /// side in its chain that lives past d, is a hole at d whatever happens before: nothing between the
+  /// neighbors changes until d, and they stay. So the newborns of d must make its length (a subset sum).
+  /// Without it a chain glued wrongly at birth k is refuted only at d, after every arrangement of the
+  /// births between (long-short problems).
+  bool future_fits(const runs_t& runs) const {
+    for (std::size_t r = 1; r + 1 < runs.size(); ++r) {
+      const auto [d, len] = runs[r];
+      if (d <= last_birth_ && runs[r - 1].first > d && runs[r + 1].first > d && !fits_alone(d, len)) return false;
     }
     return true;
   }
@@ -295,7 +288,6 @@ class chain_searcher {
   }
   bool dies_at(node_id v, std::uint32_t k) const { return death_[v] == k; }
 
-  using runs_t = std::vector<std::pair<std::uint32_t, std::uint64_t>>;  // (death, bytes), equal deaths merged
   static std::uint64_t mix(std::uint64_t h, std::uint64_t x) {
     h ^= x + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
     h ^= h >> 29;
@@ -319,17 +311,9 @@ class chain_searcher {
     return either_way && std::tie(r.a, r.b) < std::tie(f.a, f.b) ? r : f;
   }
 
-  /// The state's print: per chain the print of its runs, either way; the chains' prints sorted and
-  /// hashed with the birth.
+  /// The state's print: the chains' prints (each of its runs, either way) sorted and hashed with the birth.
   template <class = void>
-  print_key print(std::uint32_t k, const std::vector<std::vector<node_id>>& chains) const {
-    std::vector<print_key> each;
-    runs_t runs;
-    for (const auto& c : chains) {
-      runs.clear();
-      for (node_id v : c) add_run(runs, death_[v], size_[v]);
-      each.push_back(print_runs(runs, true));
-    }
+  static print_key print(std::uint32_t k, std::vector<print_key>& each) {
     std::sort(each.begin(), each.end(), [](const print_key& x, const print_key& y) { return std::tie(x.a, x.b) < std::tie(y.a, y.b); });
     print_key p{mix(7, k), mix(11, k + 1)};
     for (const print_key& e : each) p = {mix(p.a, e.a), mix(p.b, e.b)};
@@ -341,9 +325,18 @@ class chain_searcher {
   bool birth(std::uint32_t k, const std::vector<std::vector<node_id>>& chains) {
     if (aborted_) return false;
     if (k > last_birth_) return true;
-    const print_key key = print(k, chains);
-    if (failed_.contains(key)) return false;
-    if (lookahead_ && !future_fits(chains)) return false;
+    // each chain's runs, read once: its print, and the holes it fixes (the look-ahead)
+    std::vector<print_key> each;
+    runs_t runs;
+    bool fits = true;
+    for (const auto& c : chains) {
+      runs.clear();
+      for (node_id v : c) add_run(runs, death_[v], size_[v]);
+      each.push_back(print_runs(runs, true));
+      fits = fits && (!lookahead_ || future_fits(runs));
+    }
+    const print_key key = print(k, each);
+    if (failed_.contains(key) || !fits) return false;
     birth_walk w;
     w.k = k;
     w.chains = &chains;
@@ -717,7 +710,7 @@ class chain_searcher {
       left = survivor_side(w, w.ends[o.j]);  // the fill runs outward from end j (after())
       if (o.m != none) right = survivor_side(w, w.ends[o.m]);
     }
-    touched_.clear();
+    fixed_.clear();
     const auto& f = o.fill;
     // the survivors' runs beside the hole, now between a newborn and the chain beyond
     bool ok = left.beside(*this, death_[f.front()]) && right.beside(*this, death_[f.back()]);
@@ -731,15 +724,15 @@ class chain_searcher {
       if (d <= last_birth_ && before > d && next > d) ok = fixed_hole(d, len);
       i = e;
     }
-    for (std::uint32_t d : touched_) fixed_[d] = 0;
     return ok;
   }
   /// Counts a fixed hole at d of len bytes in one hole's order; whether it can be tiled alone, and the
   /// fixed holes at d of this order together are no longer than what is born at d.
   bool fixed_hole(std::uint32_t d, std::uint64_t len) {
-    if (fixed_[d] == 0) touched_.push_back(d);
-    fixed_[d] += len;
-    return fixed_[d] <= born_[d] && fits_alone(d, len);
+    auto at = std::find_if(fixed_.begin(), fixed_.end(), [&](const auto& x) { return x.first == d; });
+    if (at == fixed_.end()) at = fixed_.emplace(fixed_.end(), d, 0);
+    at->second += len;
+    return at->second <= born_[d] && fits_alone(d, len);
   }
   /// One side of a hole: the chain's buffers from index `at` outward by `step` (no chain: open).
   struct side {
@@ -1001,8 +994,7 @@ class chain_searcher {
   std::vector<std::uint64_t> born_;       // per time, the bytes born there
   std::vector<std::uint64_t> born_sums_;  // per birth k, from born_row_[k]: the sums its newborns make
   std::vector<std::size_t> born_row_;     // empty: no table
-  std::vector<std::uint64_t> fixed_;      // fill_fits' scratch: per time, the fixed holes' bytes
-  std::vector<std::uint32_t> touched_;
+  runs_t fixed_;                          // fill_fits' scratch: (death, bytes) of one order's fixed holes
   bool lookahead_ = true;
   bool dominance_ = true;
   print_set failed_;
