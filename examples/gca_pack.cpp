@@ -10,7 +10,8 @@
 // `id,lower,upper,size,offset` in input order to OUT or stdout. Prints one summary line on stderr:
 //          buffers=N max_live=L peak=P capacity=C fits=yes|no nodes=S time_ms=T search=R
 //          interference=graph|intervals
-// where R is the exact search's answer: found, infeasible (proven: no placement within the capacity, or
+// where P is the placement's highest end, or none when nothing fits (a partial coloring's peak says
+// nothing of what fits), R is the exact search's answer: found, infeasible (proven: no placement within the capacity, or
 // within max-live without --capacity, exists), gave-up (its time or node budget ran out), or off; `nodes`
 // counts the search's placements (0 when it did not run); MS is the search's budget (2000 by default),
 // --search-nodes N its node budget (deterministic, unlike the time budget).
@@ -164,7 +165,7 @@ int main(int argc, char** argv) {
                                                                                : std::string(gca::to_string(*r.search));
   const auto ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 
-  std::cerr << "buffers=" << p.buffers.size() << " max_live=" << r.max_live << " peak=" << r.peak
+  std::cerr << "buffers=" << p.buffers.size() << " max_live=" << r.max_live << " peak=" << (r.fits ? std::to_string(r.peak) : std::string("none"))
             << " capacity=" << (c.opt.capacity ? std::to_string(*c.opt.capacity) : std::string("none"))
             << " fits=" << (r.fits ? "yes" : "no") << " nodes=" << r.search_nodes
             << " time_ms=" << static_cast<std::uint64_t>(ms + 0.5) << " search=" << search_status

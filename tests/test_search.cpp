@@ -925,6 +925,22 @@ TEST_CASE("hand-off search: restarts in seeded orders place planted problems one
   CHECK(restarted > one_walk);
 }
 
+TEST_CASE("hand-off search: a search whose deadline has passed gives up, however large its node budget") {
+  // A full problem (the hand-off search applies, so the other search takes turns with it), no node
+  // limit, a deadline already past: every turn is over at once. The turns' budget grew fourfold up to
+  // the node limit; unbounded, it overflowed to 0 after 26 turns and the turns never ended (session 32:
+  // gca-pack --search, whose node budget is unbounded unless --search-nodes is given, hung after its
+  // clock ran out on full problems it could not place). This test hung then.
+  const instance in = planted_instance(planted_family::long_short, 100, 1);
+  linear_search_options o;
+  REQUIRE(o.node_limit == std::numeric_limits<std::uint64_t>::max());
+  REQUIRE(o.chain_node_limit == std::numeric_limits<std::uint64_t>::max());
+  o.deadline = std::chrono::steady_clock::now() - std::chrono::seconds(1);
+  const search_result r = in.run(1048576, o);
+  CHECK(r.status == search_status::gave_up);
+  CHECK(r.stats.nodes == 0);  // nothing was searched past the deadline
+}
+
 TEST_CASE("hand-off search: walks the time-reversed problem where only that one is full at every point") {
   // Capacity 10: a (4 bytes) lives [0, 4), b (6) [1, 3), d (6) [3, 4). Forward the first point holds 4
   // bytes: not full. Reversed ([T - e, T - b), T = 4) a and d are born at 0 and fill the memory, and b

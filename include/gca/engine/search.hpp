@@ -1619,6 +1619,11 @@ class placement_search {
   std::vector<vbranch> vbranches_;     // (f): the vdfs frames' branches, a stack (stack_frame)
 };
 
+/// Whether `deadline` (time_point::max(): none) has passed.
+inline bool past(std::chrono::steady_clock::time_point deadline) {
+  return deadline != std::chrono::steady_clock::time_point::max() && std::chrono::steady_clock::now() > deadline;
+}
+
 /// The hand-off search (engine/chain_search.hpp) in turns with `other` (the skyline search, given its
 /// options with a node limit), while the hand-off search has budget left: turns of 4,096 nodes each,
 /// then four times as many, and so on. The hand-off search walks the problem forward in time and, where
@@ -1655,7 +1660,11 @@ search_result chain_turns(std::span<const extent> extents, std::span<const inter
     r.stats.chain_nodes = fwd.nodes() + rev.nodes();
     r.stats.nodes = spent + r.stats.chain_nodes;
   };
-  for (std::uint64_t budget = 4096;; budget *= 4) {
+  // The turns' budget grows fourfold up to the limit, never past it: an unbounded limit (the default)
+  // made it overflow to 0 after 26 turns, and the turns, each over at once once the deadline had
+  // passed, went on for ever (gca-pack --search without --search-nodes, on a full problem it could not
+  // place in time). The deadline ends the turns too.
+  for (std::uint64_t budget = 4096;; budget = budget > limit / 4 ? limit : budget * 4) {
     for (chain_searcher<>* c : walks) {  // the turn's budget shared by the directions
       const std::vector<std::uint64_t> off = c->run(std::min(budget, limit) / walks.size());
       if (off.empty()) continue;
@@ -1668,7 +1677,7 @@ search_result chain_turns(std::span<const extent> extents, std::span<const inter
       count(found);
       if (accept(found)) return found;
     }
-    if (budget >= limit) break;
+    if (budget >= limit || past(opt.deadline)) break;
     linear_search_options o = opt;
     o.node_limit = std::min(budget, opt.node_limit);
     search_result s = other(o);
@@ -1733,8 +1742,7 @@ search_result search_placement(const interference_graph& g, std::span<const exte
   search_result r = detail::chain_turns(extents, lifetimes, cap, align, opt, [&](search_result& c) {
     return !invalid_at(c);
   }, other);
-  if (r.status == search_status::gave_up && !(opt.deadline != std::chrono::steady_clock::time_point::max() &&
-                                             std::chrono::steady_clock::now() > opt.deadline)) {
+  if (r.status == search_status::gave_up && !detail::past(opt.deadline)) {
     search_result last = other(opt);
     last.stats.nodes += r.stats.nodes;
     last.stats.chain_nodes = r.stats.chain_nodes;
