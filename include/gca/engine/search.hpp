@@ -23,6 +23,11 @@
 // (`chain_reverse`); it takes turns with the search below (chain_turns) up to `chain_node_limit` of its
 // own nodes (by default as many as the node limit). It never proves.
 //
+// Fillers (switch `fillers`, on; engine/completion.hpp): where the memory is not full at every point,
+// filler buffers that take its free bytes make it so, in two guesses of the free space's shape; the
+// search below runs on each in turns with the search on the problem as given (filler_turns), and what
+// it places there, without the fillers, is checked like any placement. A guess proves nothing.
+//
 // Algorithm. Every node is placed at its "skyline" h(v): the lowest legal (aligned) offset at or above the
 // top of every already-placed neighbor. Each search step places one unplaced node b at h(b), in an order
 // whose offsets never decrease. Backtracking undoes placements (a trail of old h and section floors).
@@ -202,6 +207,7 @@
 #include <vector>
 
 #include <gca/engine/chain_search.hpp>
+#include <gca/engine/completion.hpp>
 #include <gca/engine/lanes.hpp>
 #include <gca/engine/presolve.hpp>
 #include <gca/engine/print_set.hpp>
@@ -248,6 +254,9 @@ struct linear_search_options {
   std::uint64_t chain_node_limit = std::numeric_limits<std::uint64_t>::max();
   bool chain_restarts = true;  // its walks restart in seeded orders on Luby budgets (chain_search.hpp)
   bool chain_reverse = true;   // and walk the time-reversed problem too, sharing its turns (chain_turns)
+  // Where the memory is not full at every point (either way in time), the search also runs on the
+  // problem with fillers that make it so (engine/completion.hpp), in turns (filler_turns).
+  bool fillers = true;
   // With (f) applicable, its lane and the level order's race on each part (engine/lanes.hpp): 1 runs
   // them in turns on one core, 2 or more at once on two threads. The answer and the node counts are the
   // same either way. Each lane has `node_limit` to itself (so a race reports at most twice as many:
@@ -1691,6 +1700,73 @@ search_result chain_turns(std::span<const extent> extents, std::span<const inter
   return out;
 }
 
+/// A problem with fillers (engine/completion.hpp) as the skyline search needs it: graph and extents.
+struct filler_problem {
+  completed_problem p;
+  interference_graph g;
+  std::vector<extent> ext;
+};
+/// Where the hand-off search does not apply (the memory is not full at every point, either way in
+/// time): the skyline search on the problem with fillers of each order (engine/completion.hpp), in turns
+/// with `other` (the skyline search on the problem as given, with its node limit) on budgets that grow
+/// fourfold from 4,096 nodes, up to the node limit or the deadline. Why: with its memory full at every
+/// point, (c) and (g) prune in every section; the problem as given has a few percent free in most of
+/// them, where they prune a wrong choice only once the waste exceeds the slack (docs/PERFORMANCE.md
+/// section 1, "Fillers"). A completion is a guess, not the problem: its placement counts only if
+/// `accept` takes it (the buffers without the fillers, checked like any placement), and its proof of
+/// infeasibility drops it and proves nothing. Returns the first decisive answer (an accepted placement,
+/// or `other`'s proof or placement), or gave_up with every node counted; nothing was tried when no
+/// completion exists (the problem is full already, or a free amount is no multiple of the alignment).
+template <class Accept, class Other>
+search_result filler_turns(std::span<const extent> extents, std::span<const interval> lifetimes, std::uint64_t cap,
+                           std::uint64_t align, const linear_search_options& opt, Accept&& accept, Other&& other) {
+  search_result out;
+  std::vector<std::uint64_t> bytes;
+  for (const extent& e : extents) bytes.push_back(e.bytes);
+  std::vector<filler_problem> fills;
+  for (filler_order order : {filler_order::newest, filler_order::oldest}) {
+    std::optional<completed_problem> c = full_completion(lifetimes, bytes, cap, align, order);
+    if (!c) continue;
+    live_range_table t;
+    for (const interval& i : c->life) t.add(i);
+    std::vector<extent> ext;
+    for (std::uint64_t b : c->bytes) ext.push_back({1, b});
+    fills.push_back({std::move(*c), build_interference(t), std::move(ext)});
+  }
+  if (fills.empty()) return out;
+  std::uint64_t spent = 0;
+  for (std::uint64_t budget = 4096;; budget = budget > opt.node_limit / 4 ? opt.node_limit : budget * 4) {
+    // then `other` alone, on the whole budget (search_placement)
+    if (fills.empty() || budget >= opt.node_limit || past(opt.deadline)) break;
+    linear_search_options o = opt;
+    o.node_limit = budget;
+    search_result s = other(o);  // first: where it decides, the turns cost it a third more nodes
+    spent += s.stats.nodes;
+    if (s.status != search_status::gave_up) {
+      s.stats.nodes = spent;
+      return s;
+    }
+    o.node_limit = std::max<std::uint64_t>(1, budget / (2 * fills.size()));  // the guesses: half as many
+    for (std::size_t i = 0; i < fills.size();) {
+      search_result r = placement_search(fills[i].g, fills[i].ext, fills[i].p.life, cap, align, o).run();
+      spent += r.stats.nodes;
+      if (r.status == search_status::infeasible) {  // this guess holds no placement: dropped
+        fills.erase(fills.begin() + static_cast<std::ptrdiff_t>(i));
+        continue;
+      }
+      ++i;
+      if (!r.found()) continue;
+      r.placements.resize(extents.size());  // the fillers after the buffers, dropped
+      r.peak = 0;
+      for (std::size_t v = 0; v < extents.size(); ++v) r.peak = std::max(r.peak, r.placements[v].offset + extents[v].bytes);
+      r.stats.nodes = spent;
+      if (accept(r)) return r;
+    }
+  }
+  out.stats.nodes = spent;
+  return out;
+}
+
 }  // namespace detail
 
 /// Searches for a placement of every node of `g` within the capacity (the smaller of the geometry's and
@@ -1739,9 +1815,14 @@ search_result search_placement(const interference_graph& g, std::span<const exte
   // the other search on budgets that grow fourfold (4,096 nodes each first), up to its own limit; then
   // the other search alone. What either finds is checked like any placement; the turns cost the other
   // search at most a third more nodes than its last one (it starts each turn afresh).
-  search_result r = detail::chain_turns(extents, lifetimes, cap, align, opt, [&](search_result& c) {
-    return !invalid_at(c);
-  }, other);
+  auto accept = [&](search_result& c) { return !invalid_at(c); };
+  search_result r = detail::chain_turns(extents, lifetimes, cap, align, opt, accept, other);
+  if (r.status == search_status::gave_up && r.stats.chain_nodes == 0 && opt.fillers && !lifetimes.empty() &&
+      !detail::past(opt.deadline)) {  // the hand-off search did not apply: the fillers' turns instead
+    search_result f = detail::filler_turns(extents, lifetimes, cap, align, opt, accept, other);
+    f.stats.nodes += r.stats.nodes;
+    r = std::move(f);
+  }
   if (r.status == search_status::gave_up && !detail::past(opt.deadline)) {
     search_result last = other(opt);
     last.stats.nodes += r.stats.nodes;

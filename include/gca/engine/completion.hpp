@@ -1,0 +1,93 @@
+// gca/engine/completion.hpp — fillers that make a 1-D problem full at every point, for the hand-off search.
+//
+// Provides `detail::filler_order` and `detail::full_completion`: given the buffers' lifetimes and sizes
+// and a capacity, the same buffers followed by filler buffers that take the free bytes, so that the
+// memory is full at every point, the condition of the hand-off search (engine/chain_search.hpp).
+//
+// Why. The hand-off search places planted problems full at every point that the skyline search misses,
+// but one buffer fewer makes a problem ineligible, and with a few percent of free space the skyline
+// search misses most planted problems of 300-450 buffers (the MiniMalloc challenging files are 89-98 %
+// full; docs/PERFORMANCE.md section 1, "Fillers: the hand-off search below 100 %").
+// Sound one way only: a placement of the completed problem, without its fillers, is a placement of the
+// problem (fillers only take room). Not the other: a placement's free space need not have the fillers'
+// shape, so a completion is a guess, and the hand-off search on it answers found or nothing (it never
+// proves anything; search_placement checks what it finds like any placement).
+//
+// The fillers: per elementary interval [t_i, t_i+1) of the lifetimes' end points, the free bytes
+// cap - live(t_i), kept as a stack of rectangles: where the free space grows, a filler of the growth is
+// born; where it shrinks, fillers die, the newest first (`newest`) or the oldest first (`oldest`), and the
+// one cut through is reborn with what is left. Two orders, two guesses; neither places all that the other
+// does (measured). Cost: O(n log n) for n buffers, at most one filler born per end point.
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <optional>
+#include <span>
+#include <utility>
+#include <vector>
+
+#include <gca/ir/types.hpp>
+#include <gca/liveness/interval.hpp>
+
+namespace gca::detail {
+
+/// Which fillers die first where the free space shrinks.
+enum class filler_order : std::uint8_t { newest, oldest };
+
+/// A problem with its fillers: the original buffers first (same indices), then the fillers.
+struct completed_problem {
+  std::vector<interval> life;
+  std::vector<std::uint64_t> bytes;
+};
+
+/// The problem (life, bytes; one entry per buffer) with the fillers that make it full at every point
+/// within `cap`, each a multiple of `align` bytes; nothing when it is full already, when some point holds
+/// more than `cap`, or when a free amount is no multiple of `align` (fillers of such sizes would leave
+/// the buffers above them unaligned: the hand-off search's offsets are sums of sizes).
+template <class = void>
+std::optional<completed_problem> full_completion(std::span<const interval> life, std::span<const std::uint64_t> bytes,
+                                                 std::uint64_t cap, std::uint64_t align, filler_order order) {
+  std::vector<std::pair<program_point, std::int64_t>> delta;  // (point, change of the live bytes)
+  for (std::size_t v = 0; v < life.size(); ++v) {
+    if (life[v].empty() || bytes[v] > cap) return std::nullopt;
+    delta.emplace_back(life[v].begin, static_cast<std::int64_t>(bytes[v]));
+    delta.emplace_back(life[v].end, -static_cast<std::int64_t>(bytes[v]));
+  }
+  std::sort(delta.begin(), delta.end());
+  completed_problem out{{life.begin(), life.end()}, {bytes.begin(), bytes.end()}};
+  std::deque<std::pair<program_point, std::uint64_t>> alive;  // (born, bytes), oldest first
+  std::uint64_t live = 0, free = 0;
+  auto end_filler = [&](program_point at, std::pair<program_point, std::uint64_t> f) {
+    if (f.first < at) out.life.push_back({f.first, at}), out.bytes.push_back(f.second);
+  };
+  for (std::size_t i = 0; i < delta.size();) {
+    const program_point t = delta[i].first;
+    std::int64_t change = 0;
+    for (; i < delta.size() && delta[i].first == t; ++i) change += delta[i].second;
+    live = static_cast<std::uint64_t>(static_cast<std::int64_t>(live) + change);
+    if (live > cap) return std::nullopt;
+    const std::uint64_t want = i == delta.size() ? 0 : cap - live;  // nothing after the last end
+    if (want % align != 0) return std::nullopt;
+    if (want > free) alive.emplace_back(t, want - free);
+    for (std::uint64_t cut = free > want ? free - want : 0; cut > 0;) {
+      auto f = order == filler_order::newest ? alive.back() : alive.front();
+      if (order == filler_order::newest) alive.pop_back();
+      else alive.pop_front();
+      end_filler(t, f);
+      const std::uint64_t gone = std::min(cut, f.second);
+      cut -= gone;
+      if (f.second > gone) {  // reborn with what is left, in the same place of the stack
+        if (order == filler_order::newest) alive.emplace_back(t, f.second - gone);
+        else alive.emplace_front(t, f.second - gone);
+      }
+    }
+    free = want;
+  }
+  if (out.life.size() == life.size()) return std::nullopt;  // full at every point already
+  return out;
+}
+
+}  // namespace gca::detail
