@@ -1,17 +1,18 @@
-// gca/engine/completion.hpp — fillers that make a 1-D problem full at every point, for the hand-off search.
+// gca/engine/completion.hpp — fillers that make a 1-D problem full at every point.
 //
 // Provides `detail::filler_order` and `detail::full_completion`: given the buffers' lifetimes and sizes
 // and a capacity, the same buffers followed by filler buffers that take the free bytes, so that the
-// memory is full at every point, the condition of the hand-off search (engine/chain_search.hpp).
+// memory is full at every point; search_placement's filler_turns (engine/search.hpp) searches them.
 //
 // Why. The hand-off search places planted problems full at every point that the skyline search misses,
 // but one buffer fewer makes a problem ineligible, and with a few percent of free space the skyline
 // search misses most planted problems of 300-450 buffers (the MiniMalloc challenging files are 89-98 %
-// full; docs/PERFORMANCE.md section 1, "Fillers: the hand-off search below 100 %").
+// full), and in a memory full at every point the skyline search's section rules prune in every section
+// (docs/PERFORMANCE.md section 1, "Fillers: the search below 100 %").
 // Sound one way only: a placement of the completed problem, without its fillers, is a placement of the
 // problem (fillers only take room). Not the other: a placement's free space need not have the fillers'
-// shape, so a completion is a guess, and the hand-off search on it answers found or nothing (it never
-// proves anything; search_placement checks what it finds like any placement).
+// shape, so a completion is a guess: a placement found for it is checked like any placement, and a proof
+// that it has none proves nothing of the problem.
 //
 // The fillers: per elementary interval [t_i, t_i+1) of the lifetimes' end points, the free bytes
 // cap - live(t_i), kept as a stack of rectangles: where the free space grows, a filler of the growth is

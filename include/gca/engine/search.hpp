@@ -1632,6 +1632,10 @@ class placement_search {
 inline bool past(std::chrono::steady_clock::time_point deadline) {
   return deadline != std::chrono::steady_clock::time_point::max() && std::chrono::steady_clock::now() > deadline;
 }
+/// The next turn's budget: four times this one, never past `limit`. (An unbounded limit, the default,
+/// made budget * 4 overflow to 0 after 26 turns: gca-pack --search without --search-nodes then never
+/// returned on a full problem it could not place in time.)
+inline std::uint64_t next_turn(std::uint64_t budget, std::uint64_t limit) { return budget > limit / 4 ? limit : budget * 4; }
 
 /// The hand-off search (engine/chain_search.hpp) in turns with `other` (the skyline search, given its
 /// options with a node limit), while the hand-off search has budget left: turns of 4,096 nodes each,
@@ -1669,11 +1673,7 @@ search_result chain_turns(std::span<const extent> extents, std::span<const inter
     r.stats.chain_nodes = fwd.nodes() + rev.nodes();
     r.stats.nodes = spent + r.stats.chain_nodes;
   };
-  // The turns' budget grows fourfold up to the limit, never past it: an unbounded limit (the default)
-  // made it overflow to 0 after 26 turns, and the turns, each over at once once the deadline had
-  // passed, went on for ever (gca-pack --search without --search-nodes, on a full problem it could not
-  // place in time). The deadline ends the turns too.
-  for (std::uint64_t budget = 4096;; budget = budget > limit / 4 ? limit : budget * 4) {
+  for (std::uint64_t budget = 4096;; budget = next_turn(budget, limit)) {  // the deadline ends them too
     for (chain_searcher<>* c : walks) {  // the turn's budget shared by the directions
       const std::vector<std::uint64_t> off = c->run(std::min(budget, limit) / walks.size());
       if (off.empty()) continue;
@@ -1721,6 +1721,7 @@ template <class Accept, class Other>
 search_result filler_turns(std::span<const extent> extents, std::span<const interval> lifetimes, std::uint64_t cap,
                            std::uint64_t align, const linear_search_options& opt, Accept&& accept, Other&& other) {
   search_result out;
+  if (opt.node_limit <= 4096) return out;  // no turn would run: the guesses are not built
   std::vector<std::uint64_t> bytes;
   for (const extent& e : extents) bytes.push_back(e.bytes);
   std::vector<filler_problem> fills;
@@ -1735,7 +1736,7 @@ search_result filler_turns(std::span<const extent> extents, std::span<const inte
   }
   if (fills.empty()) return out;
   std::uint64_t spent = 0;
-  for (std::uint64_t budget = 4096;; budget = budget > opt.node_limit / 4 ? opt.node_limit : budget * 4) {
+  for (std::uint64_t budget = 4096;; budget = next_turn(budget, opt.node_limit)) {
     // then `other` alone, on the whole budget (search_placement)
     if (fills.empty() || budget >= opt.node_limit || past(opt.deadline)) break;
     linear_search_options o = opt;
