@@ -186,6 +186,62 @@ class tensor_rollback {
   bool kept_ = false;
 };
 
+/// The module's shared DRAM buffers by name: one entry per name, in order of first declaration, with
+/// its size and its place when some function pins it (a name placed in any function has that place in
+/// all of them). The hash map is a lookup only, never iterated. Throws input_error when two functions
+/// disagree on a name's size or pinned place.
+struct shared_names {
+  struct entry {
+    std::string name;
+    std::uint64_t bytes = 0;
+    std::optional<placement> at;
+  };
+  std::vector<entry> entries;
+  std::unordered_map<std::string, std::uint32_t> index;
+
+  static bool is_shared(const tensor& t) { return t.memory == memory_type::dram && t.space == address_space::shared; }
+  template <class = void>
+  static shared_names collect(const module& m) {
+    shared_names out;
+    for (const function& f : m.functions)
+      for (const tensor& t : f.tensors) {
+        if (!is_shared(t)) continue;
+        const auto [it, fresh] = out.index.emplace(t.name, static_cast<std::uint32_t>(out.entries.size()));
+        if (fresh) out.entries.push_back({t.name, t.shape.bytes, std::nullopt});
+        entry& e = out.entries[it->second];
+        if (e.bytes != t.shape.bytes)
+          throw input_error("shared tensor %" + t.name + " has different sizes in different functions");
+        if (t.at && e.at && *e.at != *t.at)
+          throw input_error("shared tensor %" + t.name + " is pinned at different places in different functions");
+        if (t.at) e.at = t.at;
+      }
+    return out;
+  }
+  /// Every unplaced copy of a shared name in `m` takes the name's place (if it has one).
+  template <class = void>
+  void write_places(module& m) const {
+    for (function& f : m.functions)
+      for (tensor& t : f.tensors)
+        if (is_shared(t) && !t.at) t.at = entries[index.at(t.name)].at;
+  }
+};
+
+/// Why the shared buffers `bad` found no place among `extents` (the shared buffers and the blocks, all
+/// live whenever any core runs): footprints (GeometryPolicy requirement 6: bytes, for linear_dram)
+/// summing above the capacity prove that no placement exists; short of that, the colorer only failed to
+/// find one.
+template <GeometryPolicy Geometry>
+std::string shared_refusal(const Geometry& geom, std::span<const extent> extents, const std::vector<std::string>& bad) {
+  std::uint64_t total = 0;
+  for (const extent& e : extents) {
+    const std::uint64_t need = geom.end(e, placement{});
+    total = need > unbounded - total ? unbounded : total + need;
+  }
+  return total > geom.capacity() ? cant_help_message(log_name(memory_type::dram), bad) +
+                                       ": together they need more bytes than DRAM holds"
+                                 : colorer_gave_up_message(log_name(memory_type::dram), bad);
+}
+
 /// Shared DRAM: one buffer per name across the module, live whenever any core runs (cores are
 /// concurrent and their points are not comparable), so every shared buffer interferes with every other
 /// and with every placed DRAM byte of every core.
@@ -200,44 +256,21 @@ void allocate_shared_dram(module& m, pass_report& rep, bool post_link, const Geo
   if (post_link) {
     for (function& f : work.functions)
       for (tensor& t : f.tensors)
-        if (t.memory == memory_type::dram && t.space == address_space::shared && !t.pinned) t.at.reset();
+        if (shared_names::is_shared(t) && !t.pinned) t.at.reset();
   }
   obs.will_allocate(memory_type::dram);
-  // A name placed (pinned) in any function has that place in all of them; the others are colored.
-  // One entry per name, in order of first declaration (the hash map is a lookup only, never iterated).
-  struct shared_entry {
-    std::string name;
-    std::uint64_t bytes = 0;
-    std::optional<placement> at;
-  };
-  std::vector<shared_entry> entries;
-  std::unordered_map<std::string, std::uint32_t> index;
-  auto is_shared = [](const tensor& t) { return t.memory == memory_type::dram && t.space == address_space::shared; };
-  for (const function& f : work.functions)
-    for (const tensor& t : f.tensors) {
-      if (!is_shared(t)) continue;
-      const auto [it, fresh] = index.emplace(t.name, static_cast<std::uint32_t>(entries.size()));
-      if (fresh) entries.push_back({t.name, t.shape.bytes, std::nullopt});
-      shared_entry& e = entries[it->second];
-      if (e.bytes != t.shape.bytes)
-        throw input_error("shared tensor %" + t.name + " has different sizes in different functions");
-      if (t.at && e.at && *e.at != *t.at)
-        throw input_error("shared tensor %" + t.name + " is pinned at different places in different functions");
-      if (t.at) e.at = t.at;
-    }
+  shared_names names = shared_names::collect(work);
   std::vector<std::uint32_t> unplaced;  // entries to color, in order of first declaration
-  for (std::uint32_t k = 0; k < entries.size(); ++k)
-    if (!entries[k].at) unplaced.push_back(k);
-  for (function& f : work.functions)  // copies of placed names first: they are blockers below
-    for (tensor& t : f.tensors)
-      if (is_shared(t) && !t.at) t.at = entries[index.at(t.name)].at;
+  for (std::uint32_t k = 0; k < names.entries.size(); ++k)
+    if (!names.entries[k].at) unplaced.push_back(k);
+  names.write_places(work);  // copies of placed names first: they are blockers below
   const std::vector<placed_neighbor> blocks = dram_blockers(work, work.functions.size());
   const std::size_t n = unplaced.size(), b = blocks.size();
   std::vector<extent> extents;
   std::vector<std::optional<placement>> pins;
   std::vector<std::pair<node_id, node_id>> edges;
   for (std::size_t i = 0; i < n; ++i) {
-    extents.push_back({1, entries[unplaced[i]].bytes});
+    extents.push_back({1, names.entries[unplaced[i]].bytes});
     pins.emplace_back();
     watchdog_tick(i + b);  // n^2 / 2 + n b edges: the time goes here with many shared buffers
     for (std::size_t j = 0; j < i; ++j) edges.emplace_back(static_cast<node_id>(j), static_cast<node_id>(i));
@@ -263,24 +296,11 @@ void allocate_shared_dram(module& m, pass_report& rep, bool post_link, const Geo
   if (!r.complete()) {
     std::vector<std::string> bad;
     for (const unplaced_node& u : r.unplaced)
-      if (u.node < n) bad.push_back(entries[unplaced[u.node]].name);
-    // Every shared buffer and every block is live whenever any core runs, so footprints (GeometryPolicy
-    // requirement 6: bytes, for linear_dram) summing above the capacity prove that no placement exists;
-    // short of that, the colorer only failed to find one.
-    std::uint64_t total = 0;
-    for (const extent& e : extents) {
-      const std::uint64_t need = geom.end(e, placement{});
-      total = need > unbounded - total ? unbounded : total + need;
-    }
-    throw allocation_error(rep.pass + ": " +
-                           (total > geom.capacity() ? cant_help_message(log_name(memory_type::dram), bad) +
-                                                           ": together they need more bytes than DRAM holds"
-                                                     : colorer_gave_up_message(log_name(memory_type::dram), bad)));
+      if (u.node < n) bad.push_back(names.entries[unplaced[u.node]].name);
+    throw allocation_error(rep.pass + ": " + shared_refusal(geom, extents, bad));
   }
-  for (std::size_t i = 0; i < n; ++i) entries[unplaced[i]].at = r.placements[i];
-  for (function& f : work.functions)
-    for (tensor& t : f.tensors)
-      if (is_shared(t) && !t.at) t.at = entries[index.at(t.name)].at;
+  for (std::size_t i = 0; i < n; ++i) names.entries[unplaced[i]].at = r.placements[i];
+  names.write_places(work);
   obs.did_color(memory_type::dram, sr.heuristic);
   sr.ok = true;
   rep.functions.emplace_back("<module>", std::move(sr));

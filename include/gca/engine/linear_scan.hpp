@@ -41,6 +41,57 @@ bool ranges_meet(std::span<const interval> a, std::span<const interval> b) {
   return false;
 }
 
+/// The lists of nodes whose ranges have not ended, as the scan reaches each start: placed nodes, user
+/// pins, fixed pins. Entries leave when their range ends, found through a min-heap of ends (not by
+/// scanning the lists per node: a pass whose earlier placements include tens of thousands of
+/// always-live tensors made that quadratic), and are swap-removed, so each list's order is arbitrary; it
+/// only feeds select's neighbor set and conflicts (sorted by the caller), never a decision by position.
+template <class = void>
+class active_lists {
+ public:
+  explicit active_lists(std::size_t n) : list_of_(n, nullptr), slot_(n, 0) {}
+  std::vector<node_id> placed, user, fixed;
+
+  void activate(std::vector<node_id>& list, node_id v, program_point end) {
+    list_of_[v] = &list;
+    slot_[v] = list.size();
+    list.push_back(v);
+    ends_.emplace(end, v);
+  }
+  /// Drops every entry whose range ends at or before `start`.
+  void expire(program_point start) {
+    while (!ends_.empty() && ends_.top().first <= start) {
+      const node_id u = ends_.top().second;
+      ends_.pop();
+      std::vector<node_id>& list = *list_of_[u];
+      list[slot_[u]] = list.back();
+      slot_[list[slot_[u]]] = slot_[u];
+      list.pop_back();
+    }
+  }
+
+ private:
+  using ending = std::pair<program_point, node_id>;
+  std::vector<std::vector<node_id>*> list_of_;
+  std::vector<std::size_t> slot_;
+  std::priority_queue<ending, std::vector<ending>, std::greater<>> ends_;
+};
+
+/// The scan's order: by first point; at the same point pinned nodes first, so they are active before
+/// anyone is placed.
+template <class = void>
+std::vector<node_id> scan_order(const live_range_table& ranges, std::span<const std::optional<placement>> pinned) {
+  auto first = [&](node_id v) { return ranges.ranges(v).empty() ? program_point{0} : ranges.ranges(v).front().begin; };
+  auto is_pin = [&](node_id v) { return !pinned.empty() && pinned[v].has_value(); };
+  std::vector<node_id> order(ranges.num_nodes());
+  for (node_id v = 0; v < order.size(); ++v) order[v] = v;
+  std::stable_sort(order.begin(), order.end(), [&](node_id a, node_id b) {
+    if (first(a) != first(b)) return first(a) < first(b);
+    return is_pin(a) && !is_pin(b);
+  });
+  return order;
+}
+
 }  // namespace detail
 
 /// Linear scan over `ranges` (one canonical live range per node). `pinned` may be empty. Reports like
@@ -65,13 +116,7 @@ coloring_result linear_scan(const live_range_table& ranges, std::span<const exte
   auto last = [&](node_id v) { return ranges.ranges(v).empty() ? program_point{0} : ranges.ranges(v).back().end; };
   auto is_pin = [&](node_id v) { return !pinned.empty() && pinned[v].has_value(); };
   auto is_fixed = [&](node_id v) { return !fixed.empty() && fixed[v] != 0; };
-  std::vector<node_id> order(n);
-  for (node_id v = 0; v < n; ++v) order[v] = v;
-  // By first point; at the same point pinned nodes first, so they are active before anyone is placed.
-  std::stable_sort(order.begin(), order.end(), [&](node_id a, node_id b) {
-    if (first(a) != first(b)) return first(a) < first(b);
-    return is_pin(a) && !is_pin(b);
-  });
+  const std::vector<node_id> order = detail::scan_order(ranges, pinned);
   // Pins are placed up front (illegal ones reported); they enter an active list when their range starts.
   for (node_id v = 0; v < n; ++v) {
     if (!is_pin(v)) continue;
@@ -86,34 +131,11 @@ coloring_result linear_scan(const live_range_table& ranges, std::span<const exte
   for (node_id v : order)
     if (is_pin(v) && r.placements[v]) pins.push_back(v);
   std::size_t started_pins = 0;
-  // Active lists (ranges not yet ended): placed nodes, user pins, fixed pins. Entries leave when their
-  // range ends, found through a min-heap of ends (not by scanning the lists per node: a pass whose
-  // earlier placements include tens of thousands of always-live tensors made that quadratic), and are
-  // swap-removed, so each list's order is arbitrary; it only feeds select's neighbor set and conflicts
-  // (sorted below), never a decision by position.
-  std::vector<node_id> active, active_user, active_fixed;
-  std::vector<std::vector<node_id>*> list_of(n, nullptr);
-  std::vector<std::size_t> slot(n, 0);
-  using ending = std::pair<program_point, node_id>;
-  std::priority_queue<ending, std::vector<ending>, std::greater<>> ends;
-  auto activate = [&](std::vector<node_id>& list, node_id v) {
-    list_of[v] = &list;
-    slot[v] = list.size();
-    list.push_back(v);
-    ends.emplace(last(v), v);
-  };
+  detail::active_lists<> act(n);
   std::vector<placed_neighbor> nbrs;
   auto meets = [&](node_id u, std::span<const interval> rv) { return detail::ranges_meet(rv, ranges.ranges(u)); };
   for (node_id v : order) {
-    const program_point start = first(v);
-    while (!ends.empty() && ends.top().first <= start) {
-      const node_id u = ends.top().second;
-      ends.pop();
-      std::vector<node_id>& list = *list_of[u];
-      list[slot[u]] = list.back();
-      slot[list[slot[u]]] = slot[u];
-      list.pop_back();
-    }
+    act.expire(first(v));
     const auto rv = ranges.ranges(v);
     if (is_pin(v)) {
       if (!r.placements[v]) continue;  // illegal pin, reported
@@ -123,9 +145,9 @@ coloring_result linear_scan(const live_range_table& ranges, std::span<const exte
           if (meets(u, rv) && geom.overlaps(extents[v], *r.placements[v], extents[u], *r.placements[u]))
             r.pinned_conflicts.emplace_back(std::min(u, v), std::max(u, v));
       };
-      check(active_user);
-      if (!is_fixed(v)) check(active_fixed);
-      activate(is_fixed(v) ? active_fixed : active_user, v);
+      check(act.user);
+      if (!is_fixed(v)) check(act.fixed);
+      act.activate(is_fixed(v) ? act.fixed : act.user, v, last(v));
       continue;
     }
     if (!geom.fits(extents[v])) {
@@ -135,7 +157,7 @@ coloring_result linear_scan(const live_range_table& ranges, std::span<const exte
     // Placed neighbors: the active nodes and pins that meet v, and the pins that start inside v's range
     // (a pin's place is known from the start, so v must keep clear of it).
     nbrs.clear();
-    for (const std::vector<node_id>* list : {&active, &active_user, &active_fixed})
+    for (const std::vector<node_id>* list : {&act.placed, &act.user, &act.fixed})
       for (node_id u : *list)
         if (meets(u, rv)) nbrs.push_back({extents[u], *r.placements[u]});
     for (std::size_t k = started_pins; k < pins.size() && first(pins[k]) < last(v); ++k)
@@ -145,7 +167,7 @@ coloring_result linear_scan(const live_range_table& ranges, std::span<const exte
       r.unplaced.push_back({v, unplaced_reason::no_free_position});
       continue;
     }
-    activate(active, v);
+    act.activate(act.placed, v, last(v));
   }
   detail::sort_by_node(r.unplaced);
   std::sort(r.pinned_conflicts.begin(), r.pinned_conflicts.end());

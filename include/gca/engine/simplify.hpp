@@ -222,6 +222,120 @@ class node_heap {
   std::vector<key> key_;
 };
 
+/// Simplify's state: the remaining normal neighbors and (with a bounded node) the pressure of each node,
+/// the ready heap (trivially colorable nodes) and the spill heap (the others), and the choice and
+/// removal of one node at a time. simplify() below runs it.
+template <class = void>
+class simplifier {
+ public:
+  simplifier(const interference_graph& g, std::span<const extent> extents, std::span<const node_role> roles,
+             std::span<const double> costs, std::span<const double> priority, const simplify_weights& weights,
+             simplify_order order)
+      : g_(g), extents_(extents), roles_(roles), costs_(costs), priority_(priority), w_(weights), order_(order),
+        counted_(!weights.blocks.empty()), pressure_(counted_ ? g.num_nodes() : 0), deg_(g.num_nodes(), 0),
+        removed_(g.num_nodes(), false), ready_(g.num_nodes()), spill_(g.num_nodes()) {
+    const std::size_t n = g.num_nodes();
+    for (node_id v = 0; v < n; ++v) {
+      if (roles[v] == node_role::excluded) continue;
+      const auto nb = g.neighbors(v);
+      if (roles[v] == node_role::normal) ++remaining_;
+      for (std::size_t i = 0; i < nb.size(); ++i) {
+        const node_id u = nb[i];
+        if (roles[u] != node_role::normal) continue;
+        if (roles[v] == node_role::normal) ++deg_[u];  // pinned neighbors block but never leave
+        if (counted_) pressure_[u].add(weights.blocks[weights.arc_base[v] + i]);
+      }
+    }
+    for (node_id v = 0; v < n; ++v) {
+      if (roles[v] != node_role::normal) continue;
+      if (trivial(v)) ready_.push(v, ready_key(v));
+      else spill_.push(v, spill_key(v));
+    }
+  }
+
+  std::size_t remaining() const noexcept { return remaining_; }
+
+  /// The next node to remove, and whether it is an optimistic (spill-heap) choice.
+  std::pair<node_id, bool> pick() {
+    if (!ready_.empty()) return {ready_.pop(), false};
+    // Every remaining node is in one heap, so spill is not empty here. Lazy re-keying (see top).
+    for (;;) {
+      const node_id v = spill_.top();
+      const key k = spill_key(v);
+      if (k.primary == spill_.key_of(v).primary) break;
+      spill_.update(v, k);
+    }
+    return {spill_.pop(), true};
+  }
+
+  /// Removes `v` (picked) from the graph: its remaining neighbors lose a neighbor and its pressure.
+  void remove(node_id v) {
+    removed_[v] = true;
+    --remaining_;
+    // Once every remaining node is trivially colorable and the ready keys are fixed, removals change
+    // nothing any later choice reads (pressure only falls, degrees feed only the spill keys): the rest
+    // of the stack is the ready heap's order, so the edge walk is skipped. On byte memories without a
+    // bound (DSA traces) that is every removal.
+    if (spill_.empty() && !dynamic_ready_key()) return;
+    const auto nb = g_.neighbors(v);
+    watchdog_tick(nb.size());
+    for (std::size_t i = 0; i < nb.size(); ++i) {
+      const node_id u = nb[i];
+      if (roles_[u] != node_role::normal || removed_[u]) continue;
+      const bool was_trivial = trivial(u);
+      --deg_[u];
+      if (counted_) pressure_[u].sub(w_.blocks[w_.arc_base[v] + i]);
+      if (was_trivial) {
+        if (dynamic_ready_key()) ready_.update(u, ready_key(u));
+      } else if (trivial(u)) {
+        spill_.erase(u);
+        ready_.push(u, ready_key(u));
+      }
+    }
+  }
+
+ private:
+  using key = node_heap::key;
+  // Without a bounded node nothing was counted, and every node is unbounded (so trivially colorable).
+  bool trivial(node_id v) const {
+    return counted_ ? trivially_colorable(w_.candidates[v], pressure_[v]) : w_.candidates[v] == unbounded;
+  }
+  double footprint(node_id v) const {
+    return static_cast<double>(extents_[v].partitions) * static_cast<double>(extents_[v].bytes);
+  }
+  bool dynamic_ready_key() const noexcept { return order_ == simplify_order::smallest_last; }
+  key ready_key(node_id v) const {
+    switch (order_) {
+      case simplify_order::priority_first: return {priority_.empty() ? footprint(v) : priority_[v], footprint(v)};
+      case simplify_order::smallest_last: return {static_cast<double>(deg_[v]), footprint(v)};
+      case simplify_order::largest_degree: return {static_cast<double>(g_.degree(v)), footprint(v)};
+      case simplify_order::largest_first:
+      case simplify_order::size_descending:
+      case simplify_order::longest_first: break;
+    }
+    return {footprint(v), static_cast<double>(g_.degree(v))};
+  }
+  // Spill key: smallest cost / remaining degree first (a node with no remaining neighbor gains nothing
+  // from removal: infinite metric).
+  key spill_key(node_id v) const {
+    const double c = costs_.empty() ? 1.0 : costs_[v];
+    return {deg_[v] == 0 ? std::numeric_limits<double>::infinity() : c / deg_[v], 0.0};
+  }
+
+  const interference_graph& g_;
+  std::span<const extent> extents_;
+  std::span<const node_role> roles_;
+  std::span<const double> costs_, priority_;
+  const simplify_weights& w_;
+  simplify_order order_;
+  bool counted_;
+  std::vector<wide_sum> pressure_;
+  std::vector<std::uint32_t> deg_;  // remaining normal neighbors
+  std::vector<bool> removed_;
+  std::size_t remaining_ = 0;
+  node_heap ready_, spill_;
+};
+
 }  // namespace detail
 
 /// Simplify over the nodes whose role is `normal`, with the geometry's `weights` (from
@@ -241,101 +355,17 @@ simplify_result simplify(const interference_graph& g, std::span<const extent> ex
   if (order == simplify_order::size_descending || order == simplify_order::longest_first)
     throw input_error("simplify: order " + std::string(to_string(order)) +
                       " needs live ranges; the interval colorer (engine/interval_colorer.hpp) runs it");
-  const std::vector<std::uint64_t>& cand = weights.candidates;
-  const bool counted = !weights.blocks.empty();
-  std::vector<detail::wide_sum> pressure(counted ? n : 0);
-  std::vector<std::uint32_t> deg(n, 0);  // remaining normal neighbors
-  std::vector<bool> removed(n, false);
-  std::size_t remaining = 0;
-
-  for (node_id v = 0; v < n; ++v) {
-    if (roles[v] == node_role::excluded) continue;
-    const auto nb = g.neighbors(v);
-    if (roles[v] == node_role::normal) ++remaining;
-    for (std::size_t i = 0; i < nb.size(); ++i) {
-      const node_id u = nb[i];
-      if (roles[u] != node_role::normal) continue;
-      if (roles[v] == node_role::normal) ++deg[u];  // pinned neighbors block but never leave
-      if (counted) pressure[u].add(weights.blocks[weights.arc_base[v] + i]);
-    }
-  }
-  // Without a bounded node nothing was counted, and every node is unbounded (so trivially colorable).
-  auto trivial = [&](node_id v) { return counted ? trivially_colorable(cand[v], pressure[v]) : cand[v] == unbounded; };
-  auto footprint = [&](node_id v) {
-    return static_cast<double>(extents[v].partitions) * static_cast<double>(extents[v].bytes);
-  };
-  using key = detail::node_heap::key;
-  auto ready_key = [&](node_id v) -> key {
-    switch (order) {
-      case simplify_order::priority_first: return {priority.empty() ? footprint(v) : priority[v], footprint(v)};
-      case simplify_order::smallest_last: return {static_cast<double>(deg[v]), footprint(v)};
-      case simplify_order::largest_degree: return {static_cast<double>(g.degree(v)), footprint(v)};
-      case simplify_order::largest_first:
-      case simplify_order::size_descending:
-      case simplify_order::longest_first: break;
-    }
-    return {footprint(v), static_cast<double>(g.degree(v))};
-  };
-  const bool dynamic_ready_key = order == simplify_order::smallest_last;
-  // Spill key: smallest cost / remaining degree first (a node with no remaining neighbor gains nothing
-  // from removal: infinite metric).
-  auto spill_key = [&](node_id v) -> key {
-    const double c = costs.empty() ? 1.0 : costs[v];
-    return {deg[v] == 0 ? std::numeric_limits<double>::infinity() : c / deg[v], 0.0};
-  };
-  detail::node_heap ready(n), spill(n);
-  for (node_id v = 0; v < n; ++v) {
-    if (roles[v] != node_role::normal) continue;
-    if (trivial(v)) ready.push(v, ready_key(v));
-    else spill.push(v, spill_key(v));
-  }
-
+  detail::simplifier<> s(g, extents, roles, costs, priority, weights, order);
   simplify_result out;
-  out.stack.reserve(remaining);
-  out.optimistic.reserve(remaining);
-  while (remaining > 0) {
+  out.stack.reserve(s.remaining());
+  out.optimistic.reserve(s.remaining());
+  while (s.remaining() > 0) {
     watchdog_tick();  // the watchdog (gca/watchdog.hpp): one unit per removal, one per edge walked
-    bool optimistic = false;
-    node_id v;
-    if (!ready.empty()) {
-      v = ready.pop();
-    } else {
-      // Every remaining node is in one heap, so spill is not empty here. Lazy re-keying (see top).
-      for (;;) {
-        v = spill.top();
-        const key k = spill_key(v);
-        const key& stored = spill.key_of(v);
-        if (k.primary == stored.primary) break;
-        spill.update(v, k);
-      }
-      spill.pop();
-      optimistic = true;
-      ++out.optimistic_count;
-    }
-    removed[v] = true;
-    --remaining;
+    const auto [v, optimistic] = s.pick();
+    out.optimistic_count += optimistic ? 1 : 0;
     out.stack.push_back(v);
     out.optimistic.push_back(optimistic);
-    // Once every remaining node is trivially colorable and the ready keys are fixed, removals change
-    // nothing any later choice reads (pressure only falls, degrees feed only the spill keys): the rest
-    // of the stack is the ready heap's order, so the edge walk is skipped. On byte memories without a
-    // bound (DSA traces) that is every removal.
-    if (spill.empty() && !dynamic_ready_key) continue;
-    const auto nb = g.neighbors(v);
-    watchdog_tick(nb.size());
-    for (std::size_t i = 0; i < nb.size(); ++i) {
-      const node_id u = nb[i];
-      if (roles[u] != node_role::normal || removed[u]) continue;
-      const bool was_trivial = trivial(u);
-      --deg[u];
-      if (counted) pressure[u].sub(weights.blocks[weights.arc_base[v] + i]);
-      if (was_trivial) {
-        if (dynamic_ready_key) ready.update(u, ready_key(u));
-      } else if (trivial(u)) {
-        spill.erase(u);
-        ready.push(u, ready_key(u));
-      }
-    }
+    s.remove(v);
   }
   return out;
 }

@@ -95,34 +95,24 @@ class pass_cache {
   counts counts_;
 };
 
-/// One pass through the fixpoint head for memory `filter` (the linearized function must be numbered).
-/// `blockers` are fixed extents live at every point (another core's memory, after linking); they must
-/// not overlap each other. They become graph nodes with `node_web == no_web`. `threads`: best-of-n
-/// variants colored at once. `cache`: what earlier passes computed on the same program and problem is
-/// reused (see pass_cache; the caller gives the liveness back after commit).
+namespace detail {
+
+/// The nodes of `a` for memory `filter` (a.live must hold the function's liveness): one per web the
+/// memory colors or is constrained by, the block of whole-function webs of a linear memory, placed
+/// shared buffers the function does not touch, and `blockers`. Returns their live ranges, in node order.
 template <class = void>
-space_attempt color_space(const linearized_function& lf, const space_filter& filter, geometry_ref geom,
-                          std::span<const color_options> variants, observer_ref obs,
-                          std::span<const placed_neighbor> blockers = {},
-                          engine_kind engine = engine_kind::chaitin_briggs, unsigned threads = 1,
-                          pass_cache* cache = nullptr) {
-  space_attempt a;
-  a.geometry = geom;
-  const function& f = lf.work();
-  // first defs, last uses, loads, memloc_split, live ranges, costs
-  a.live = cache ? cache->liveness.take(lf, a.live_key) : analyze_liveness(lf);
+live_range_table collect_nodes(space_attempt& a, const function& f, const space_filter& filter,
+                               std::span<const placed_neighbor> blockers, std::optional<std::uint64_t> linear_alignment) {
   live_range_table table;
   const auto whole = static_cast<program_point>(a.live.points + 2);  // [0, whole): every point
   // In a linear memory, the unplaced webs live at every point (kernel I/O and shared buffers in DRAM)
   // interfere with everything and with each other: any coloring puts them side by side. They become ONE
   // node, a block of their aligned sizes laid end to end, instead of a clique with k^2 edges.
-  const std::optional<std::uint64_t> linear_alignment = geom.linear_alignment();
-  const bool linear = linear_alignment && geom.linear_bytes();
   std::uint64_t block_bytes = 0;
   for (web_id w = 0; w < a.live.webs.size(); ++w) {
     const tensor& t = f.tensors[a.live.webs[w].tensor];
     if (!filter.colors(t) && !filter.constrains(t)) continue;
-    if (linear) {
+    if (linear_alignment) {
       const auto r = a.live.range(w);
       if (filter.colors(t) && r.size() == 1 && r.front().begin == 0 && r.front().end >= whole - 1) {
         const std::uint64_t align = std::max<std::uint64_t>(1, *linear_alignment);
@@ -162,64 +152,96 @@ space_attempt color_space(const linearized_function& lf, const space_filter& fil
     add_everywhere(no_tensor, {1, block_bytes}, std::nullopt);
   }
   for (const placed_neighbor& b : blockers) add_everywhere(no_tensor, b.size, b.at);
-  // Places decided by an earlier colorer or another core are consistent by construction: no edges among
-  // them. User pins keep theirs, so two pins that overlap while both live are still reported.
-  auto fixed_flags = [&] {
-    std::vector<std::uint8_t> fixed(a.pins.size(), 0);
-    for (node_id v = 0; v < a.pins.size(); ++v)
-      fixed[v] = a.pins[v] && !(a.node_tensor[v] != no_tensor && f.tensors[a.node_tensor[v]].pinned) ? 1 : 0;
-    return fixed;
-  };
+  return table;
+}
+
+/// Which nodes of `a` have places decided together (by an earlier colorer or another core): consistent
+/// by construction, so no edges among them. User pins keep theirs, so two pins that overlap while both
+/// live are still reported.
+template <class = void>
+std::vector<std::uint8_t> fixed_flags(const space_attempt& a, const function& f) {
+  std::vector<std::uint8_t> fixed(a.pins.size(), 0);
+  for (node_id v = 0; v < a.pins.size(); ++v)
+    fixed[v] = a.pins[v] && !(a.node_tensor[v] != no_tensor && f.tensors[a.node_tensor[v]].pinned) ? 1 : 0;
+  return fixed;
+}
+
+/// Interval order: placing ranges by their first point colors an interval graph optimally, and it is a
+/// good order for sized nodes too; best-of-n tries it beside the size and degree orders.
+template <class = void>
+std::vector<double> interval_priority(const live_range_table& table) {
+  std::vector<double> priority(table.num_nodes());
+  for (node_id v = 0; v < priority.size(); ++v) priority[v] = -static_cast<double>(table.ranges(v).front().begin);
+  return priority;
+}
+
+/// A linear memory where the interfering pairs far outnumber the nodes (thousands of DRAM tensors live
+/// at once) is colored without an edge list (engine/interval_colorer.hpp): memory O(nodes), not
+/// O(pairs). Past 64 pairs per node and 2^20 pairs: at 2,000 DRAM tensors live at once (2 M pairs) the
+/// graph path already costs more CPU than the interval path at 8,000 (docs/PERFORMANCE.md, "Dense
+/// kernels"). That path does no move coalescing (find_partners walks graph neighborhoods), so a move
+/// between two DRAM tensors keeps its cost. Colors `a` and takes `table` when the problem is of that
+/// kind, or was asked before (pass_cache: only this path stores answers); returns whether it did.
+template <class = void>
+bool color_dense_linear(space_attempt& a, live_range_table& table, const function& f, const space_filter& filter,
+                        geometry_ref geom, std::uint64_t alignment, observer_ref obs, unsigned threads,
+                        pass_cache* cache) {
+  const std::vector<std::uint8_t> fixed = fixed_flags(a, f);
+  std::optional<interval_question> q;
+  if (cache) {
+    q = interval_question{table.offsets, table.intervals, a.extents, a.costs, a.pins, fixed, geom.capacity(), alignment};
+    if (auto r = cache->answer(f.name, filter.space, *q)) a.result = std::move(*r);
+  }
+  const std::optional<interval_index> index = a.result ? std::nullopt : std::optional<interval_index>(table);
+  const std::uint64_t pairs = a.result ? 0 : sweep_pairs(sweep_degrees(table, *index));
+  if (!a.result && !(pairs > 64 * table.num_nodes() && pairs > (std::uint64_t{1} << 20))) return false;
+  a.priority = interval_priority(table);
+  const std::vector<color_options> iv = interval_variants_dram();
+  for (const color_options& o : iv) obs.best_of_n(filter.memory, name(o));
+  if (!a.result) {
+    a.result = color_intervals({table, *index, a.extents, a.costs, a.pins, a.priority, fixed}, geom, iv, threads);
+    if (q) cache->remember(f.name, filter.space, std::move(*q), *a.result);
+  }
+  a.ranges = std::move(table);
+  return true;
+}
+
+}  // namespace detail
+
+/// One pass through the fixpoint head for memory `filter` (the linearized function must be numbered).
+/// `blockers` are fixed extents live at every point (another core's memory, after linking); they must
+/// not overlap each other. They become graph nodes with `node_web == no_web`. `threads`: best-of-n
+/// variants colored at once. `cache`: what earlier passes computed on the same program and problem is
+/// reused (see pass_cache; the caller gives the liveness back after commit).
+template <class = void>
+space_attempt color_space(const linearized_function& lf, const space_filter& filter, geometry_ref geom,
+                          std::span<const color_options> variants, observer_ref obs,
+                          std::span<const placed_neighbor> blockers = {},
+                          engine_kind engine = engine_kind::chaitin_briggs, unsigned threads = 1,
+                          pass_cache* cache = nullptr) {
+  space_attempt a;
+  a.geometry = geom;
+  const function& f = lf.work();
+  // first defs, last uses, loads, memloc_split, live ranges, costs
+  a.live = cache ? cache->liveness.take(lf, a.live_key) : analyze_liveness(lf);
+  const std::optional<std::uint64_t> linear_alignment =
+      geom.linear_alignment() && geom.linear_bytes() ? geom.linear_alignment() : std::nullopt;
+  live_range_table table = detail::collect_nodes(a, f, filter, blockers, linear_alignment);
   if (engine == engine_kind::linear_scan) {  // the `lsa` family: no graph, no coalescing
     a.ranges = std::move(table);
     obs.best_of_n(filter.memory, "linear-scan/best-fit");
-    a.result = linear_scan(a.ranges, a.extents, a.pins, geom, select_heuristic::best_fit, fixed_flags());
-    obs.score(filter.memory, a.result->peak);
-    return a;
+    a.result = linear_scan(a.ranges, a.extents, a.pins, geom, select_heuristic::best_fit, detail::fixed_flags(a, f));
+  } else if (!linear_alignment ||
+             !detail::color_dense_linear(a, table, f, filter, geom, *linear_alignment, obs, threads, cache)) {
+    auto build = [&] { a.graph.emplace(build_interference(table, detail::fixed_flags(a, f))); };
+    build();
+    if (find_partners(a, lf, filter, geom, table)) build();  // again, over the coalesced nodes
+    a.priority = detail::interval_priority(table);
+    a.ranges = std::move(table);
+    const coloring_problem problem{*a.graph, a.extents, a.costs, a.pins, a.priority};
+    for (const color_options& o : variants) obs.best_of_n(filter.memory, name(o));
+    a.result = color_best_of(problem, geom, variants, threads);  // simplify + select, best-of-n
   }
-  // A linear memory where the interfering pairs far outnumber the nodes (thousands of DRAM tensors live
-  // at once) is colored without an edge list (engine/interval_colorer.hpp): memory O(nodes), not
-  // O(pairs). Past 64 pairs per node and 2^20 pairs: at 2,000 DRAM tensors live at once (2 M pairs) the
-  // graph path already costs more CPU than the interval path at 8,000 (docs/PERFORMANCE.md, "Dense
-  // kernels"). That path does no move coalescing (find_partners walks graph neighborhoods), so a move
-  // between two DRAM tensors keeps its cost.
-  if (linear) {
-    // A question asked before has its answer stored (pass_cache): only the interval path stores one.
-    const std::vector<std::uint8_t> fixed = fixed_flags();
-    std::optional<interval_question> q;
-    if (cache) {
-      q = interval_question{table.offsets, table.intervals, a.extents, a.costs, a.pins, fixed, geom.capacity(),
-                            *linear_alignment};
-      if (auto r = cache->answer(f.name, filter.space, *q)) a.result = std::move(*r);
-    }
-    const std::optional<interval_index> index = a.result ? std::nullopt : std::optional<interval_index>(table);
-    const std::uint64_t pairs = a.result ? 0 : sweep_pairs(sweep_degrees(table, *index));
-    if (a.result || (pairs > 64 * table.num_nodes() && pairs > (std::uint64_t{1} << 20))) {
-      a.priority.resize(a.node_web.size());
-      for (node_id v = 0; v < a.node_web.size(); ++v)
-        a.priority[v] = -static_cast<double>(table.ranges(v).front().begin);
-      const std::vector<color_options> iv = interval_variants_dram();
-      for (const color_options& o : iv) obs.best_of_n(filter.memory, name(o));
-      if (!a.result) {
-        a.result = color_intervals({table, *index, a.extents, a.costs, a.pins, a.priority, fixed}, geom, iv, threads);
-        if (q) cache->remember(f.name, filter.space, std::move(*q), *a.result);
-      }
-      a.ranges = std::move(table);
-      obs.score(filter.memory, a.result->peak);
-      return a;
-    }
-  }
-  auto build = [&] { a.graph.emplace(build_interference(table, fixed_flags())); };
-  build();
-  if (find_partners(a, lf, filter, geom, table)) build();  // again, over the coalesced nodes
-  // Interval order: placing ranges by their first point colors an interval graph optimally, and it is a
-  // good order for sized nodes too; best-of-n tries it beside the size and degree orders.
-  a.priority.resize(a.node_web.size());
-  for (node_id v = 0; v < a.node_web.size(); ++v) a.priority[v] = -static_cast<double>(table.ranges(v).front().begin);
-  a.ranges = std::move(table);
-  const coloring_problem problem{*a.graph, a.extents, a.costs, a.pins, a.priority};
-  for (const color_options& o : variants) obs.best_of_n(filter.memory, name(o));
-  a.result = color_best_of(problem, geom, variants, threads);  // simplify + select, best-of-n
   obs.score(filter.memory, a.result->peak);
   return a;
 }
