@@ -634,19 +634,28 @@ constexpr std::size_t order_size_shown(std::size_t n, std::size_t fit) noexcept 
   return n <= fit ? n : (fit > 0 ? fit - 1 : 0);
 }
 
-/// Draws one panel with its plot top at `y0`.
-inline void svg_panel_body(svg_out& o, svg_frame& fr, const gca::module& m, const gca::function& f,
-                           const gca::liveness& live, const std::vector<tensor_role>& role,
-                           const chain_facts& cf, const svg_panel& p, double y0) {
-  using gca::memory_type;
-  const double cols = static_cast<double>(live.points + 2);
-  const double cell = fr.plot_w / cols;
-  const double left = fr.left, h = p.height, y1 = y0 + h;
-  const double top = static_cast<double>(p.top);
-  auto X = [&](double pt) { return left + pt * cell; };
-  auto Y = [&](double v) { return y1 - v / top * h; };
-  const bool is_reg = p.memory == memory_type::reg;
+/// Where one panel's plot lies: its left edge, its rows [y0, y1), the width of one program point, and
+/// the value at its top; X and Y map a point and a value (address, register) to picture coordinates.
+struct panel_area {
+  double left, cell, y0, y1, top;
+  double X(double pt) const noexcept { return left + pt * cell; }
+  double Y(double v) const noexcept { return y1 - v / top * (y1 - y0); }
+};
 
+/// Where a tensor's label may go: the widest box drawn for it.
+struct label_spot {
+  double x, y, w, h;
+  gca::tensor_id t;
+};
+
+/// The panel's frame, loops, spill and reload columns, grid, axis labels, PSUM banks and capacity line.
+inline void svg_panel_frame(svg_out& o, const svg_frame& fr, const gca::module& m, const gca::liveness& live,
+                            const chain_facts& cf, const svg_panel& p, const panel_area& a) {
+  using gca::memory_type;
+  const double left = a.left, y0 = a.y0, y1 = a.y1, h = y1 - y0, cell = a.cell;
+  auto X = [&](double pt) { return a.X(pt); };
+  auto Y = [&](double v) { return a.Y(v); };
+  const bool is_reg = p.memory == memory_type::reg;
   // Frame, loops, spill/reload columns.
   o.rect(left, y0, fr.plot_w, h, "fill=\"#fdfdfd\" stroke=\"#888\" stroke-width=\"0.8\"");
   for (const loop_span& l : cf.loops)
@@ -689,14 +698,21 @@ inline void svg_panel_body(svg_out& o, svg_frame& fr, const gca::module& m, cons
     const double yy = Y(static_cast<double>(cap));
     o.line(left, yy, left + fr.plot_w, yy, "stroke=\"#c62828\" stroke-width=\"1.6\"");
   }
+}
 
-  // Boxes: every interval of every web of a placed tensor of this panel.
-  struct label_spot {
-    double x, y, w, h;
-    gca::tensor_id t;
-  };
+/// The boxes: every interval of every web of a placed tensor of the panel (adjacent ones closer than
+/// half a pixel as one), with their tooltips. Returns each tensor's widest box, for its label; `drawn`
+/// gets the boxes (up to max_callout_boxes + 1), for placing the labels of thin ones beside them.
+inline std::vector<label_spot> svg_panel_boxes(svg_out& o, svg_frame& fr, const gca::module& m, const gca::function& f,
+                                               const gca::liveness& live, const std::vector<tensor_role>& role,
+                                               const svg_panel& p, const panel_area& a, std::vector<box>& drawn) {
+  using gca::memory_type;
+  const double cols = static_cast<double>(live.points + 2);
+  const double cell = a.cell;
+  auto X = [&](double pt) { return a.X(pt); };
+  auto Y = [&](double v) { return a.Y(v); };
+  const bool is_reg = p.memory == memory_type::reg;
   std::vector<label_spot> spots;
-  std::vector<box> drawn;  // for placing the labels of thin boxes beside them
   for (gca::web_id w = 0; w < live.webs.size(); ++w) {
     const gca::tensor_id t = live.webs[w].tensor;
     const gca::tensor& x = f.tensors[t];
@@ -750,8 +766,14 @@ inline void svg_panel_body(svg_out& o, svg_frame& fr, const gca::module& m, cons
     }
     if (best.w > 0) spots.push_back(best);
   }
-  // Labels, where they fit: name, and the partition range on a second line (or after the name). A box
-  // too thin for its name gets it just above or below, where that covers no box and no other label.
+  return spots;
+}
+
+/// The labels, where they fit: name, and the partition range on a second line (or after the name). A
+/// box too thin for its name gets it just above or below, where that covers no box and no other label.
+inline void svg_panel_labels(svg_out& o, svg_frame& fr, const gca::module& m, const gca::function& f,
+                             const std::vector<label_spot>& spots, const std::vector<box>& drawn, const panel_area& a) {
+  const double y0 = a.y0, y1 = a.y1;
   std::vector<box> taken;
   std::vector<const label_spot*> thin;
   for (const label_spot& s : spots) {
@@ -799,9 +821,14 @@ inline void svg_panel_body(svg_out& o, svg_frame& fr, const gca::module& m, cons
       }
     }
   }
+}
 
-  // Key: the panel's tensors from the highest address down, as they stack in the plot; when they do
-  // not all fit, the biggest ones (and the spill code's, which are the point of looking).
+/// The key: the panel's tensors from the highest address down, as they stack in the plot; when they do
+/// not all fit, the biggest ones (and the spill code's, which are the point of looking).
+inline void svg_panel_key(svg_out& o, const svg_frame& fr, const gca::module& m, const gca::function& f,
+                          const std::vector<tensor_role>& role, const svg_panel& p, double y0) {
+  const double h = p.height;
+  const bool is_reg = p.memory == gca::memory_type::reg;
   const auto rows = static_cast<std::size_t>(std::max(1.0, (h + 18) / 13.0));
   const std::size_t fit = std::min(rows, svg_frame::max_key_rows);
   const std::size_t shown = order_size_shown(p.tensors.size(), fit);
@@ -851,39 +878,23 @@ inline void svg_panel_body(svg_out& o, svg_frame& fr, const gca::module& m, cons
            "class=\"keyd\"");
 }
 
-/// Draws one function's section from `y`; returns the y below it.
-inline double svg_function(svg_out& o, svg_frame& fr, const gca::module& m, const gca::linearized_function& lf,
-                           const gca::liveness& live, double y) {
+/// Draws one panel with its plot top at `y0`.
+inline void svg_panel_body(svg_out& o, svg_frame& fr, const gca::module& m, const gca::function& f,
+                           const gca::liveness& live, const std::vector<tensor_role>& role,
+                           const chain_facts& cf, const svg_panel& p, double y0) {
+  const panel_area a{fr.left, fr.plot_w / static_cast<double>(live.points + 2), y0, y0 + p.height,
+                     static_cast<double>(p.top)};
+  svg_panel_frame(o, fr, m, live, cf, p, a);
+  std::vector<box> drawn;
+  const std::vector<label_spot> spots = svg_panel_boxes(o, fr, m, f, live, role, p, a, drawn);
+  svg_panel_labels(o, fr, m, f, spots, drawn, a);
+  svg_panel_key(o, fr, m, f, role, p, y0);
+}
+
+/// A panel's title and facts (peak against capacity, tensors, unplaced), drawn at `y`.
+inline void svg_panel_title(svg_out& o, const svg_frame& fr, const gca::module& m, const svg_panel& p, double y) {
   using gca::memory_type;
-  const gca::function& f = lf.work();
-  const std::vector<tensor_role> role = tensor_roles(f);
-  const chain_facts cf = gca::read_chain(lf);
-  const std::vector<svg_panel> panels = make_panels(f, m.tgt);
-  const std::size_t n = lf.points();
-  const double cols = static_cast<double>(n + 2);
-  const double cell = fr.plot_w / cols;
   const double left = fr.left;
-  auto X = [&](double pt) { return left + pt * cell; };
-
-  // Section header.
-  std::size_t spills = 0, reloads = 0;
-  for (const move_point& mp : cf.moves) (mp.is_spill ? spills : reloads) += 1;
-  std::string head = "function " + f.name + " \u00b7 core " + std::to_string(f.core) + " \u00b7 " +
-                     std::to_string(n) + " points";
-  if (!cf.loops.empty()) head += " \u00b7 " + std::to_string(cf.loops.size()) + (cf.loops.size() == 1 ? " loop" : " loops");
-  head += spills + reloads > 0
-              ? " \u00b7 " + std::to_string(spills) + " spill, " + std::to_string(reloads) + " reload points"
-              : " \u00b7 no spill code";
-  y += 8;
-  o.line(8, y, fr.width - 8, y, "stroke=\"#bbb\"");
-  o.text(left, y + 20, head, "class=\"fn\"");
-  y += 30;
-  if (panels.empty()) {
-    o.text(left, y + 12, "(no tensors)", "class=\"note\"");
-    return y + 22;
-  }
-
-  for (const svg_panel& p : panels) {
     std::string title(gca::log_name(m.tgt, p.memory));
     if (p.memory == memory_type::dram) title += " " + std::string(gca::to_string(p.space));
     const std::uint64_t cap = p.capacity;
@@ -897,16 +908,14 @@ inline double svg_function(svg_out& o, svg_frame& fr, const gca::module& m, cons
     if (cap > 0) facts += " (" + percent(p.peak, cap) + ")";
     facts += " \u00b7 " + std::to_string(p.tensors.size()) + (p.tensors.size() == 1 ? " tensor" : " tensors");
     if (p.unplaced) facts += " \u00b7 " + std::to_string(p.unplaced) + " unplaced";
-    o.text(left, y + 14, title, "class=\"panel\"");
-    o.text(left + text_width(title, 13) * 1.18 + 10, y + 14, facts, "class=\"facts\"");
-    y += 20;
-    o.s += "<g>\n";
-    svg_panel_body(o, fr, m, f, live, role, cf, p, y);
-    o.s += "</g>\n";
-    y += p.height + 10;
-  }
+  o.text(left, y + 14, title, "class=\"panel\"");
+  o.text(left + text_width(title, 13) * 1.18 + 10, y + 14, facts, "class=\"facts\"");
+}
 
-  // Spill / reload markers.
+/// The row of spill (down) and reload (up) markers at `y`; returns the y below it.
+inline double svg_move_markers(svg_out& o, const svg_frame& fr, const chain_facts& cf, double cell, double y) {
+  const double left = fr.left;
+  auto X = [&](double pt) { return left + pt * cell; };
   if (!cf.moves.empty()) {
     o.text(left - 7, y + 8, "spill/reload", "class=\"axis\" text-anchor=\"end\"");
     for (const move_point& mp : cf.moves) {
@@ -920,8 +929,13 @@ inline double svg_function(svg_out& o, svg_frame& fr, const gca::module& m, cons
     }
     y += 14;
   }
+  return y;
+}
 
-  // Loop bars, one row per nesting depth.
+/// The loop bars, one row per nesting depth, from `y`; returns the y below them.
+inline double svg_loop_bars(svg_out& o, svg_frame& fr, const chain_facts& cf, double cell, double y) {
+  const double left = fr.left;
+  auto X = [&](double pt) { return left + pt * cell; };
   if (!cf.loops.empty()) {
     o.text(left - 7, y + 11, "loops", "class=\"axis\" text-anchor=\"end\"");
     for (const loop_span& l : cf.loops) {
@@ -941,8 +955,14 @@ inline double svg_function(svg_out& o, svg_frame& fr, const gca::module& m, cons
     }
     y += static_cast<double>(cf.max_depth) * 16 + 2;
   }
+  return y;
+}
 
-  // X axis: each point's number and opcode when they fit, else numbered ticks.
+/// The x axis at `y`: each point's number and opcode when they fit, else numbered ticks; returns the y
+/// below it.
+inline double svg_x_axis(svg_out& o, const svg_frame& fr, const chain_facts& cf, std::size_t n, double cell, double y) {
+  const double left = fr.left;
+  auto X = [&](double pt) { return left + pt * cell; };
   o.line(left, y + 1, left + fr.plot_w, y + 1, "stroke=\"#888\"");
   if (cell >= 11 && n + 2 <= svg_frame::max_axis_labels) {
     std::size_t longest = 0;
@@ -973,6 +993,48 @@ inline double svg_function(svg_out& o, svg_frame& fr, const gca::module& m, cons
   }
   o.text(left + fr.plot_w, y + 12, "program point \u2192", "class=\"axis\" text-anchor=\"end\"");
   return y + 18;
+}
+
+/// Draws one function's section from `y`; returns the y below it.
+inline double svg_function(svg_out& o, svg_frame& fr, const gca::module& m, const gca::linearized_function& lf,
+                           const gca::liveness& live, double y) {
+  const gca::function& f = lf.work();
+  const std::vector<tensor_role> role = tensor_roles(f);
+  const chain_facts cf = gca::read_chain(lf);
+  const std::vector<svg_panel> panels = make_panels(f, m.tgt);
+  const std::size_t n = lf.points();
+  const double cell = fr.plot_w / static_cast<double>(n + 2);
+  const double left = fr.left;
+
+  // Section header.
+  std::size_t spills = 0, reloads = 0;
+  for (const move_point& mp : cf.moves) (mp.is_spill ? spills : reloads) += 1;
+  std::string head = "function " + f.name + " \u00b7 core " + std::to_string(f.core) + " \u00b7 " +
+                     std::to_string(n) + " points";
+  if (!cf.loops.empty()) head += " \u00b7 " + std::to_string(cf.loops.size()) + (cf.loops.size() == 1 ? " loop" : " loops");
+  head += spills + reloads > 0
+              ? " \u00b7 " + std::to_string(spills) + " spill, " + std::to_string(reloads) + " reload points"
+              : " \u00b7 no spill code";
+  y += 8;
+  o.line(8, y, fr.width - 8, y, "stroke=\"#bbb\"");
+  o.text(left, y + 20, head, "class=\"fn\"");
+  y += 30;
+  if (panels.empty()) {
+    o.text(left, y + 12, "(no tensors)", "class=\"note\"");
+    return y + 22;
+  }
+
+  for (const svg_panel& p : panels) {
+    svg_panel_title(o, fr, m, p, y);
+    y += 20;
+    o.s += "<g>\n";
+    svg_panel_body(o, fr, m, f, live, role, cf, p, y);
+    o.s += "</g>\n";
+    y += p.height + 10;
+  }
+  y = svg_move_markers(o, fr, cf, cell, y);
+  y = svg_loop_bars(o, fr, cf, cell, y);
+  return svg_x_axis(o, fr, cf, n, cell, y);
 }
 
 }  // namespace report_detail
