@@ -24,9 +24,10 @@
 // own nodes (by default as many as the node limit). It never proves.
 //
 // Fillers (switch `fillers`, on; engine/completion.hpp): where the memory is not full at every point,
-// filler buffers that take its free bytes make it so, in two guesses of the free space's shape; the
-// search below runs on each in turns with the search on the problem as given (filler_turns), and what
-// it places there, without the fillers, is checked like any placement. A guess proves nothing.
+// filler buffers that take its free bytes make it so, a guess of the free space's shape; the hand-off
+// walks (switch `filler_walks`, on) and the search below run on it in turns with the search on the
+// problem as given (filler_turns), and what they place there, without the fillers, is checked like any
+// placement. A guess proves nothing.
 //
 // Algorithm. Every node is placed at its "skyline" h(v): the lowest legal (aligned) offset at or above the
 // top of every already-placed neighbor. Each search step places one unplaced node b at h(b), in an order
@@ -198,6 +199,7 @@
 #include <exception>
 #include <functional>
 #include <limits>
+#include <deque>
 #include <optional>
 #include <span>
 #include <stdexcept>
@@ -257,6 +259,7 @@ struct linear_search_options {
   // Where the memory is not full at every point (either way in time), the search also runs on the
   // problem with fillers that make it so (engine/completion.hpp), in turns (filler_turns).
   bool fillers = true;
+  bool filler_walks = true;  // the hand-off walks on the problem with fillers too (not only the skyline search)
   // With (f) applicable, its lane and the level order's race on each part (engine/lanes.hpp): 1 runs
   // them in turns on one core, 2 or more at once on two threads. The answer and the node counts are the
   // same either way. Each lane has `node_limit` to itself (so a race reports at most twice as many:
@@ -1637,16 +1640,73 @@ inline bool past(std::chrono::steady_clock::time_point deadline) {
 /// returned on a full problem it could not place in time.)
 inline std::uint64_t next_turn(std::uint64_t budget, std::uint64_t limit) { return budget > limit / 4 ? limit : budget * 4; }
 
-/// The hand-off search (engine/chain_search.hpp) in turns with `other` (the skyline search, given its
-/// options with a node limit), while the hand-off search has budget left: turns of 4,096 nodes each,
-/// then four times as many, and so on. The hand-off search walks the problem forward in time and, where
-/// that applies too, its time reverse (each live range [b, e) as [T - e, T - b): the same pairs overlap,
-/// so a placement of one is a placement of the other, and a tiling of the whole box is full at every
-/// point both ways); the two walks share the hand-off search's turn. Why both: on planted long-short
-/// problems the cost of one direction says little of the other's (docs/PERFORMANCE.md section 1,
-/// "Restarts, both ways in time"). Returns the first decisive answer (a placement `accept` takes, or
-/// `other`'s proof), or gave_up with every node counted, also when neither direction is full at every
-/// point (or a size is not a multiple of the alignment: offsets are sums of sizes) and nothing was tried.
+/// The hand-off search (engine/chain_search.hpp) on one problem, forward in time and, where that applies
+/// too (and `chain_reverse`), on its time reverse (each live range [b, e) as [T - e, T - b): the same
+/// pairs overlap, so a placement of one is a placement of the other, and a tiling of the whole box is
+/// full at every point both ways). Why both: on planted long-short problems the cost of one direction
+/// says little of the other's (docs/PERFORMANCE.md section 1, "Restarts, both ways in time"). Each walk
+/// keeps its failed states and its place in its restarts from one run() to the next. Not movable (the
+/// walks point at its members): construct it where it stays. `enabled` false: no walk applies.
+template <class = void>
+class handoff_walks {
+ public:
+  handoff_walks(std::span<const interval> life, std::span<const std::uint64_t> bytes, std::uint64_t cap,
+                std::uint64_t limit, const linear_search_options& opt, bool enabled = true)
+      : reversed_(enabled && opt.chain_reverse ? reversed(life) : std::vector<interval>{}),
+        fwd_(enabled ? life : std::span<const interval>{}, bytes, cap, limit, opt.deadline),
+        rev_(reversed_, bytes, cap, limit, opt.deadline) {
+    for (chain_searcher<>* c : {&fwd_, &rev_})
+      if (c->applicable()) c->set_restarts(opt.chain_restarts), walks_.push_back(c);
+  }
+  handoff_walks(const handoff_walks&) = delete;
+  handoff_walks& operator=(const handoff_walks&) = delete;
+
+  /// Whether some direction is full at every point (the walks apply).
+  bool applicable() const noexcept { return !walks_.empty(); }
+  /// Nodes walked so far, both directions.
+  std::uint64_t nodes() const noexcept { return fwd_.nodes() + rev_.nodes(); }
+  /// Walks on until each direction has walked `budget` / (directions) nodes in all, or one finds offsets
+  /// that `accept` takes; returns those offsets, or nothing.
+  template <class Accept>
+  std::vector<std::uint64_t> run(std::uint64_t budget, Accept&& accept) {
+    for (chain_searcher<>* c : walks_) {
+      std::vector<std::uint64_t> off = c->run(budget / walks_.size());
+      if (!off.empty() && accept(off)) return off;
+    }
+    return {};
+  }
+
+ private:
+  static std::vector<interval> reversed(std::span<const interval> life) {
+    program_point horizon = 0;
+    for (const interval& i : life) horizon = std::max(horizon, i.end);
+    std::vector<interval> out;
+    for (const interval& i : life) out.push_back({horizon - i.end, horizon - i.begin});
+    return out;
+  }
+  std::vector<interval> reversed_;
+  chain_searcher<> fwd_, rev_;
+  std::vector<chain_searcher<>*> walks_;
+};
+
+/// The first `n` offsets as a found search_result (a completion's fillers, after its buffers, dropped).
+template <class = void>
+search_result found_at(std::span<const std::uint64_t> off, std::span<const std::uint64_t> bytes, std::size_t n) {
+  search_result r;
+  r.status = search_status::found;
+  for (std::size_t v = 0; v < n; ++v) {
+    r.placements.push_back(placement{0, off[v]});
+    r.peak = std::max(r.peak, off[v] + bytes[v]);
+  }
+  return r;
+}
+
+/// The hand-off search (handoff_walks) in turns with `other` (the skyline search, given its options
+/// with a node limit), while the hand-off search has budget left: turns of 4,096 nodes each, then four
+/// times as many, and so on; the two directions share the hand-off search's turn. Returns the first
+/// decisive answer (a placement `accept` takes, or `other`'s proof), or gave_up with every node
+/// counted, also when neither direction is full at every point (or a size is not a multiple of the
+/// alignment: offsets are sums of sizes) and nothing was tried.
 template <class Accept, class Other>
 search_result chain_turns(std::span<const extent> extents, std::span<const interval> lifetimes, std::uint64_t cap,
                           std::uint64_t align, const linear_search_options& opt, Accept&& accept, Other&& other) {
@@ -1657,35 +1717,22 @@ search_result chain_turns(std::span<const extent> extents, std::span<const inter
     if (extents[v].bytes % align != 0) return out;
     bytes[v] = extents[v].bytes;
   }
-  program_point horizon = 0;
-  for (const interval& i : lifetimes) horizon = std::max(horizon, i.end);
-  std::vector<interval> reversed;
-  if (opt.chain_reverse)
-    for (const interval& i : lifetimes) reversed.push_back({horizon - i.end, horizon - i.begin});
   const std::uint64_t limit = std::min(opt.node_limit, opt.chain_node_limit);
-  chain_searcher<> fwd(lifetimes, bytes, cap, limit, opt.deadline), rev(reversed, bytes, cap, limit, opt.deadline);
-  std::vector<chain_searcher<>*> walks;
-  for (chain_searcher<>* c : {&fwd, &rev})
-    if (c->applicable()) c->set_restarts(opt.chain_restarts), walks.push_back(c);
-  if (walks.empty()) return out;
+  handoff_walks<> walks(lifetimes, bytes, cap, limit, opt);
+  if (!walks.applicable()) return out;
   std::uint64_t spent = 0;  // the other search's nodes in its turns
   auto count = [&](search_result& r) {
-    r.stats.chain_nodes = fwd.nodes() + rev.nodes();
+    r.stats.chain_nodes = walks.nodes();
     r.stats.nodes = spent + r.stats.chain_nodes;
   };
+  search_result found;
+  auto take = [&](std::span<const std::uint64_t> off) {
+    found = found_at(off, bytes, bytes.size());
+    count(found);
+    return accept(found);
+  };
   for (std::uint64_t budget = 4096;; budget = next_turn(budget, limit)) {  // the deadline ends them too
-    for (chain_searcher<>* c : walks) {  // the turn's budget shared by the directions
-      const std::vector<std::uint64_t> off = c->run(std::min(budget, limit) / walks.size());
-      if (off.empty()) continue;
-      search_result found;
-      found.status = search_status::found;
-      for (std::size_t v = 0; v < off.size(); ++v) {
-        found.placements.push_back(placement{0, off[v]});
-        found.peak = std::max(found.peak, off[v] + bytes[v]);
-      }
-      count(found);
-      if (accept(found)) return found;
-    }
+    if (!walks.run(std::min(budget, limit), take).empty()) return found;
     if (budget >= limit || past(opt.deadline)) break;
     linear_search_options o = opt;
     o.node_limit = std::min(budget, opt.node_limit);
@@ -1700,45 +1747,72 @@ search_result chain_turns(std::span<const extent> extents, std::span<const inter
   return out;
 }
 
-/// A problem with fillers (engine/completion.hpp) as the skyline search needs it: graph and extents.
-struct filler_problem {
+/// One guess of filler_turns: a completion (engine/completion.hpp) as the skyline search needs it
+/// (graph, extents) and its hand-off walks (it is full at every point; `walk` false: none). Constructed
+/// in place, never moved (the walks point at `p`); `dropped` once a search proves it holds no placement.
+template <class = void>
+struct filler_guess {
+  filler_guess(completed_problem c, std::uint64_t cap, const linear_search_options& opt, bool walk)
+      : p(std::move(c)), g(graph_of(p.life)), ext(extents_of(p.bytes)), walks(p.life, p.bytes, cap, opt.node_limit, opt, walk) {}
   completed_problem p;
   interference_graph g;
   std::vector<extent> ext;
+  handoff_walks<> walks;
+  bool dropped = false;
+
+ private:
+  static interference_graph graph_of(std::span<const interval> life) {
+    live_range_table t;
+    for (const interval& i : life) t.add(i);
+    return build_interference(t);
+  }
+  static std::vector<extent> extents_of(std::span<const std::uint64_t> bytes) {
+    std::vector<extent> ext;
+    for (std::uint64_t b : bytes) ext.push_back({1, b});
+    return ext;
+  }
 };
+
 /// Where the hand-off search does not apply (the memory is not full at every point, either way in
-/// time): the skyline search on the problem with fillers of each order (engine/completion.hpp), in turns
-/// with `other` (the skyline search on the problem as given, with its node limit) on budgets that grow
-/// fourfold from 4,096 nodes, up to the node limit or the deadline. Why: with its memory full at every
-/// point, (c) and (g) prune in every section; the problem as given has a few percent free in most of
-/// them, where they prune a wrong choice only once the waste exceeds the slack (docs/PERFORMANCE.md
-/// section 1, "Fillers"). A completion is a guess, not the problem: its placement counts only if
+/// time): the problem with whole-first fillers (engine/completion.hpp), full at every point, searched by
+/// the hand-off walks and the skyline search, in turns with `other` (the skyline search on the problem
+/// as given, with its node limit) on budgets that grow fourfold from 4,096 nodes, up to the node limit
+/// or the deadline. Why: with its memory full at every point, (c) and (g) prune in every section and
+/// the hand-off walks apply; the problem as given has a few percent free in most of them, where they
+/// prune a wrong choice only once the waste exceeds the slack (docs/PERFORMANCE.md section 1, "Fillers"
+/// and "Whole fillers first"). A completion is a guess, not the problem: its placement counts only if
 /// `accept` takes it (the buffers without the fillers, checked like any placement), and its proof of
-/// infeasibility drops it and proves nothing. Returns the first decisive answer (an accepted placement,
-/// or `other`'s proof or placement), or gave_up with every node counted; nothing was tried when no
-/// completion exists (the problem is full already, or a free amount is no multiple of the alignment).
+/// infeasibility drops it and proves nothing. In a turn of B nodes `other` goes first on B, then each
+/// guess's walks go on to B / (2 guesses) nodes in all and its skyline search runs afresh on as many.
+/// One guess: the whole-first one placed more planted problems alone than with the newest-first and
+/// oldest-first ones beside it, which took its share of the turns (section 1, "Whole fillers first").
+/// Returns the first decisive answer (an accepted placement, or `other`'s proof or placement), or
+/// gave_up with every node counted; nothing was tried when no completion exists (the problem is full
+/// already, or a free amount is no multiple of the alignment).
 template <class Accept, class Other>
 search_result filler_turns(std::span<const extent> extents, std::span<const interval> lifetimes, std::uint64_t cap,
                            std::uint64_t align, const linear_search_options& opt, Accept&& accept, Other&& other) {
   search_result out;
   if (opt.node_limit <= 4096) return out;  // no turn would run: the guesses are not built
   std::vector<std::uint64_t> bytes;
-  for (const extent& e : extents) bytes.push_back(e.bytes);
-  std::vector<filler_problem> fills;
-  for (filler_order order : {filler_order::newest, filler_order::oldest}) {
+  bool aligned = true;  // the walks' offsets are sums of sizes
+  for (const extent& e : extents) bytes.push_back(e.bytes), aligned = aligned && e.bytes % align == 0;
+  std::deque<filler_guess<>> guesses;  // a deque: the guesses never move
+  for (filler_order order : {filler_order::whole}) {
     std::optional<completed_problem> c = full_completion(lifetimes, bytes, cap, align, order);
-    if (!c) continue;
-    live_range_table t;
-    for (const interval& i : c->life) t.add(i);
-    std::vector<extent> ext;
-    for (std::uint64_t b : c->bytes) ext.push_back({1, b});
-    fills.push_back({std::move(*c), build_interference(t), std::move(ext)});
+    if (c) guesses.emplace_back(std::move(*c), cap, opt, opt.filler_walks && opt.handoff_chains && aligned);
   }
-  if (fills.empty()) return out;
+  std::size_t live = guesses.size();
   std::uint64_t spent = 0;
+  search_result found;
+  auto take = [&](std::span<const std::uint64_t> off) {
+    found = found_at(off, bytes, bytes.size());
+    found.stats.nodes = spent;
+    return accept(found);
+  };
   for (std::uint64_t budget = 4096;; budget = next_turn(budget, opt.node_limit)) {
     // then `other` alone, on the whole budget (search_placement)
-    if (fills.empty() || budget >= opt.node_limit || past(opt.deadline)) break;
+    if (live == 0 || budget >= opt.node_limit || past(opt.deadline)) break;
     linear_search_options o = opt;
     o.node_limit = budget;
     search_result s = other(o);  // first: where it decides, the turns cost it a third more nodes
@@ -1747,21 +1821,28 @@ search_result filler_turns(std::span<const extent> extents, std::span<const inte
       s.stats.nodes = spent;
       return s;
     }
-    o.node_limit = std::max<std::uint64_t>(1, budget / (2 * fills.size()));  // the guesses: half as many
-    for (std::size_t i = 0; i < fills.size();) {
-      search_result r = placement_search(fills[i].g, fills[i].ext, fills[i].p.life, cap, align, o).run();
+    o.node_limit = std::max<std::uint64_t>(1, budget / (2 * live));  // each guess: half as many in all
+    for (filler_guess<>& f : guesses) {
+      if (f.dropped) continue;
+      if (f.walks.applicable()) {
+        const std::uint64_t before = f.walks.nodes();
+        const bool hit = !f.walks.run(o.node_limit, take).empty();
+        spent += f.walks.nodes() - before;
+        if (hit) {
+          found.stats.nodes = spent;
+          return found;
+        }
+      }
+      search_result r = placement_search(f.g, f.ext, f.p.life, cap, align, o).run();
       spent += r.stats.nodes;
       if (r.status == search_status::infeasible) {  // this guess holds no placement: dropped
-        fills.erase(fills.begin() + static_cast<std::ptrdiff_t>(i));
+        f.dropped = true, --live;
         continue;
       }
-      ++i;
       if (!r.found()) continue;
-      r.placements.resize(extents.size());  // the fillers after the buffers, dropped
-      r.peak = 0;
-      for (std::size_t v = 0; v < extents.size(); ++v) r.peak = std::max(r.peak, r.placements[v].offset + extents[v].bytes);
-      r.stats.nodes = spent;
-      if (accept(r)) return r;
+      std::vector<std::uint64_t> off;
+      for (const placement& pl : r.placements) off.push_back(pl.offset);
+      if (take(off)) return found;
     }
   }
   out.stats.nodes = spent;
