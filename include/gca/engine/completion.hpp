@@ -20,8 +20,8 @@
 // born; where it shrinks, fillers die, the newest first (`newest`) or the oldest first (`oldest`), and the
 // one cut through is reborn with what is left; or whole ones first (`whole`): the largest filler that
 // the shrink can take whole dies, as long as there is one, and only then is the newest cut. Three
-// orders, three guesses; the search uses `whole` (filler_turns says why one), the other two are the
-// alternatives it was measured against.
+// orders, three guesses; none places all that another does (measured; filler_turns says how the search
+// shares its turns among them).
 // Why `whole`: where the free space is what buffers taken out of a tiling left (planted problems below
 // 100 %), a shrink is often one such buffer ending, and a filler that dies whole there has its shape:
 // the completion is then more often the tiling the problem was cut from, which has a placement. On planted `uniform` problems of ~300 buffers at 98 %, the skyline search and

@@ -1748,16 +1748,19 @@ search_result chain_turns(std::span<const extent> extents, std::span<const inter
 }
 
 /// One guess of filler_turns: a completion (engine/completion.hpp) as the skyline search needs it
-/// (graph, extents) and its hand-off walks (it is full at every point; `walk` false: none). Constructed
-/// in place, never moved (the walks point at `p`); `dropped` once a search proves it holds no placement.
+/// (graph, extents) and its hand-off walks (it is full at every point; `walk` false: none), each
+/// searching B / `share` nodes in a turn of B. Constructed in place, never moved (the walks point at
+/// `p`); `dropped` once a search proves it holds no placement.
 template <class = void>
 struct filler_guess {
-  filler_guess(completed_problem c, std::uint64_t cap, const linear_search_options& opt, bool walk)
-      : p(std::move(c)), g(graph_of(p.life)), ext(extents_of(p.bytes)), walks(p.life, p.bytes, cap, opt.node_limit, opt, walk) {}
+  filler_guess(completed_problem c, std::uint64_t cap, const linear_search_options& opt, bool walk, std::uint64_t sh)
+      : p(std::move(c)), g(graph_of(p.life)), ext(extents_of(p.bytes)),
+        walks(p.life, p.bytes, cap, opt.node_limit, opt, walk), share(sh) {}
   completed_problem p;
   interference_graph g;
   std::vector<extent> ext;
   handoff_walks<> walks;
+  std::uint64_t share;
   bool dropped = false;
 
  private:
@@ -1774,18 +1777,20 @@ struct filler_guess {
 };
 
 /// Where the hand-off search does not apply (the memory is not full at every point, either way in
-/// time): the problem with whole-first fillers (engine/completion.hpp), full at every point, searched by
-/// the hand-off walks and the skyline search, in turns with `other` (the skyline search on the problem
-/// as given, with its node limit) on budgets that grow fourfold from 4,096 nodes, up to the node limit
-/// or the deadline. Why: with its memory full at every point, (c) and (g) prune in every section and
-/// the hand-off walks apply; the problem as given has a few percent free in most of them, where they
-/// prune a wrong choice only once the waste exceeds the slack (docs/PERFORMANCE.md section 1, "Fillers"
-/// and "Whole fillers first"). A completion is a guess, not the problem: its placement counts only if
-/// `accept` takes it (the buffers without the fillers, checked like any placement), and its proof of
-/// infeasibility drops it and proves nothing. In a turn of B nodes `other` goes first on B, then each
-/// guess's walks go on to B / (2 guesses) nodes in all and its skyline search runs afresh on as many.
-/// One guess: the whole-first one placed more planted problems alone than with the newest-first and
-/// oldest-first ones beside it, which took its share of the turns (section 1, "Whole fillers first").
+/// time): the problem with fillers (engine/completion.hpp), full at every point, in three guesses of
+/// the free space's shape, in turns with `other` (the skyline search on the problem as given, with its
+/// node limit) on budgets that grow fourfold from 4,096 nodes, up to the node limit or the deadline.
+/// Why: with its memory full at every point, (c) and (g) prune in every section and the hand-off walks
+/// apply; the problem as given has a few percent free in most of them, where they prune a wrong choice
+/// only once the waste exceeds the slack (docs/PERFORMANCE.md section 1, "Fillers" and "Whole fillers
+/// first"). A completion is a guess, not the problem: its placement counts only if `accept` takes it
+/// (the buffers without the fillers, checked like any placement), and its proof of infeasibility drops
+/// it and proves nothing. In a turn of B nodes `other` goes first on B; then the whole-first guess's
+/// hand-off walks go on to B / 2 nodes in all and its skyline search runs afresh on B / 2; then the
+/// skyline search on the newest-first and the oldest-first guesses, afresh on B / 4 each. Why so: on
+/// planted `uniform` problems the walks on the whole-first guess place most (the other two guesses with
+/// shares as large took its turns' nodes and placed fewer), on planted `cut` problems the skyline
+/// search on the other two places some that it misses (section 1, "Whole fillers first").
 /// Returns the first decisive answer (an accepted placement, or `other`'s proof or placement), or
 /// gave_up with every node counted; nothing was tried when no completion exists (the problem is full
 /// already, or a free amount is no multiple of the alignment).
@@ -1798,9 +1803,15 @@ search_result filler_turns(std::span<const extent> extents, std::span<const inte
   bool aligned = true;  // the walks' offsets are sums of sizes
   for (const extent& e : extents) bytes.push_back(e.bytes), aligned = aligned && e.bytes % align == 0;
   std::deque<filler_guess<>> guesses;  // a deque: the guesses never move
-  for (filler_order order : {filler_order::whole}) {
-    std::optional<completed_problem> c = full_completion(lifetimes, bytes, cap, align, order);
-    if (c) guesses.emplace_back(std::move(*c), cap, opt, opt.filler_walks && opt.handoff_chains && aligned);
+  struct kind {
+    filler_order order;
+    bool walks;
+    std::uint64_t share;
+  };
+  for (const kind k : {kind{filler_order::whole, true, 2}, kind{filler_order::newest, false, 4},
+                       kind{filler_order::oldest, false, 4}}) {
+    std::optional<completed_problem> c = full_completion(lifetimes, bytes, cap, align, k.order);
+    if (c) guesses.emplace_back(std::move(*c), cap, opt, k.walks && opt.filler_walks && opt.handoff_chains && aligned, k.share);
   }
   std::size_t live = guesses.size();
   std::uint64_t spent = 0;
@@ -1821,9 +1832,9 @@ search_result filler_turns(std::span<const extent> extents, std::span<const inte
       s.stats.nodes = spent;
       return s;
     }
-    o.node_limit = std::max<std::uint64_t>(1, budget / (2 * live));  // each guess: half as many in all
     for (filler_guess<>& f : guesses) {
       if (f.dropped) continue;
+      o.node_limit = std::max<std::uint64_t>(1, budget / f.share);
       if (f.walks.applicable()) {
         const std::uint64_t before = f.walks.nodes();
         const bool hit = !f.walks.run(o.node_limit, take).empty();
