@@ -340,12 +340,21 @@ TEST_CASE("search: every pruning rule earns its keep") {
 }
 
 namespace {
-instance planted_instance(planted_family f, std::size_t n, std::uint64_t seed) {
-  const planted_dsa d = make_planted_dsa({.family = f, .buffers = n, .seed = seed});
+/// A planted problem's buffers (gca-gen --planted-dsa) and the capacity they were planted in.
+struct planted_buffers {
   std::vector<buf> b;
-  for (const dsa_buffer& x : d.problem.buffers) b.push_back({x.lower, x.upper, x.size});
-  REQUIRE(d.capacity == 1048576);
-  return instance(b);
+  std::uint64_t capacity;
+};
+planted_buffers make_planted_buffers(planted_family f, std::size_t n, std::uint64_t seed, double tightness = 1.0) {
+  const planted_dsa d = make_planted_dsa({.family = f, .buffers = n, .seed = seed, .tightness = tightness});
+  planted_buffers p{{}, d.capacity};
+  for (const dsa_buffer& x : d.problem.buffers) p.b.push_back({x.lower, x.upper, x.size});
+  return p;
+}
+instance planted_instance(planted_family f, std::size_t n, std::uint64_t seed) {
+  planted_buffers p = make_planted_buffers(f, n, seed);
+  REQUIRE(p.capacity == 1048576);
+  return instance(std::move(p.b));
 }
 }  // namespace
 
@@ -1015,18 +1024,16 @@ TEST_CASE("fillers: the search on the problem with fillers places planted proble
   // placement valid for the problem without its fillers (search_placement checks it too).
   for (std::uint64_t seed : {9804u, 9807u, 9810u}) {
     CAPTURE(seed);
-    const planted_dsa d = make_planted_dsa({.family = planted_family::uniform, .buffers = 300, .seed = seed, .tightness = 0.95});
-    std::vector<buf> b;
-    for (const dsa_buffer& x : d.problem.buffers) b.push_back({x.lower, x.upper, x.size});
+    const auto [b, capacity] = make_planted_buffers(planted_family::uniform, 300, seed, 0.95);
     const instance in(b);
     linear_search_options o;
     o.node_limit = 100'000;
-    const search_result with = in.run(d.capacity, o);
+    const search_result with = in.run(capacity, o);
     REQUIRE(with.found());
     CHECK(with.stats.chain_nodes == 0);
-    CHECK(valid(b, with.placements, d.capacity));
+    CHECK(valid(b, with.placements, capacity));
     o.fillers = false;
-    CHECK(in.run(d.capacity, o).status == search_status::gave_up);
+    CHECK(in.run(capacity, o).status == search_status::gave_up);
   }
 }
 
@@ -1038,21 +1045,19 @@ TEST_CASE("fillers: whole fillers first, and the hand-off walks on the problem w
   // on it (filler_walks off) needs more than 40,000 (or gives up); without fillers the search gives up.
   for (std::uint64_t seed : {9801u, 9805u, 9809u}) {
     CAPTURE(seed);
-    const planted_dsa d = make_planted_dsa({.family = planted_family::uniform, .buffers = 300, .seed = seed, .tightness = 0.98});
-    std::vector<buf> b;
-    for (const dsa_buffer& x : d.problem.buffers) b.push_back({x.lower, x.upper, x.size});
+    const auto [b, capacity] = make_planted_buffers(planted_family::uniform, 300, seed, 0.98);
     const instance in(b);
     linear_search_options o;
     o.node_limit = 30'000;
-    const search_result with = in.run(d.capacity, o);
+    const search_result with = in.run(capacity, o);
     REQUIRE(with.found());
     CHECK(with.stats.nodes < 15'000);
-    CHECK(valid(b, with.placements, d.capacity));
+    CHECK(valid(b, with.placements, capacity));
     o.filler_walks = false;
-    const search_result sky = in.run(d.capacity, o);
+    const search_result sky = in.run(capacity, o);
     CHECK((!sky.found() || sky.stats.nodes > 40'000));
     o.fillers = false;
-    CHECK(in.run(d.capacity, o).status == search_status::gave_up);
+    CHECK(in.run(capacity, o).status == search_status::gave_up);
   }
 }
 

@@ -24,9 +24,10 @@
 // shares its turns among them).
 // Why `whole`: where the free space is what buffers taken out of a tiling left (planted problems below
 // 100 %), a shrink is often one such buffer ending, and a filler that dies whole there has its shape:
-// the completion is then more often the tiling the problem was cut from, which has a placement. On planted `uniform` problems of ~300 buffers at 98 %, the skyline search and
-// the hand-off search given the whole-first completion placed 9 of 10 within 0.5 s, given the newest-
-// first one 6 (docs/PERFORMANCE.md section 1, "Whole fillers first", seeds 9801-9810).
+// the completion is then more often the tiling the problem was cut from, which has a placement. On
+// planted `uniform` problems of ~300 buffers at 98 %, the skyline search and the hand-off search given
+// the whole-first completion placed 9 of 10 within 0.5 s, given the newest-first one 6
+// (docs/PERFORMANCE.md section 1, "Whole fillers first", seeds 9801-9810).
 // Cost: O(n log n) for n buffers with `newest` and `oldest`, at most one filler born per end point;
 // `whole` scans the live fillers at each shrink: O(n f) for at most f fillers live at once.
 #pragma once

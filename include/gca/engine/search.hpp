@@ -24,10 +24,10 @@
 // own nodes (by default as many as the node limit). It never proves.
 //
 // Fillers (switch `fillers`, on; engine/completion.hpp): where the memory is not full at every point,
-// filler buffers that take its free bytes make it so, a guess of the free space's shape; the hand-off
-// walks (switch `filler_walks`, on) and the search below run on it in turns with the search on the
-// problem as given (filler_turns), and what they place there, without the fillers, is checked like any
-// placement. A guess proves nothing.
+// filler buffers that take its free bytes make it so, in three guesses of the free space's shape; the
+// search below runs on each, and the hand-off walks on the first (switch `filler_walks`, on), in turns
+// with the search on the problem as given (filler_turns), and what they place there, without the
+// fillers, is checked like any placement. A guess proves nothing.
 //
 // Algorithm. Every node is placed at its "skyline" h(v): the lowest legal (aligned) offset at or above the
 // top of every already-placed neighbor. Each search step places one unplaced node b at h(b), in an order
@@ -196,10 +196,10 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <deque>
 #include <exception>
 #include <functional>
 #include <limits>
-#include <deque>
 #include <optional>
 #include <span>
 #include <stdexcept>
@@ -1646,14 +1646,16 @@ inline std::uint64_t next_turn(std::uint64_t budget, std::uint64_t limit) { retu
 /// full at every point both ways). Why both: on planted long-short problems the cost of one direction
 /// says little of the other's (docs/PERFORMANCE.md section 1, "Restarts, both ways in time"). Each walk
 /// keeps its failed states and its place in its restarts from one run() to the next. Not movable (the
-/// walks point at its members): construct it where it stays. `enabled` false: no walk applies.
+/// walks point at its members): construct it where it stays. No walk applies when `enabled` is false
+/// or a size is not a multiple of `align` (the walks' offsets are sums of sizes).
 template <class = void>
 class handoff_walks {
  public:
   handoff_walks(std::span<const interval> life, std::span<const std::uint64_t> bytes, std::uint64_t cap,
-                std::uint64_t limit, const linear_search_options& opt, bool enabled = true)
-      : reversed_(enabled && opt.chain_reverse ? reversed(life) : std::vector<interval>{}),
-        fwd_(enabled ? life : std::span<const interval>{}, bytes, cap, limit, opt.deadline),
+                std::uint64_t align, std::uint64_t limit, const linear_search_options& opt, bool enabled = true)
+      : on_(enabled && std::all_of(bytes.begin(), bytes.end(), [&](std::uint64_t b) { return b % align == 0; })),
+        reversed_(on_ && opt.chain_reverse ? reversed(life) : std::vector<interval>{}),
+        fwd_(on_ ? life : std::span<const interval>{}, bytes, cap, limit, opt.deadline),
         rev_(reversed_, bytes, cap, limit, opt.deadline) {
     for (chain_searcher<>* c : {&fwd_, &rev_})
       if (c->applicable()) c->set_restarts(opt.chain_restarts), walks_.push_back(c);
@@ -1684,17 +1686,19 @@ class handoff_walks {
     for (const interval& i : life) out.push_back({horizon - i.end, horizon - i.begin});
     return out;
   }
+  bool on_;
   std::vector<interval> reversed_;
   chain_searcher<> fwd_, rev_;
   std::vector<chain_searcher<>*> walks_;
 };
 
-/// The first `n` offsets as a found search_result (a completion's fillers, after its buffers, dropped).
+/// The buffers of sizes `bytes` at the first offsets of `off` as a found search_result (a completion's
+/// fillers, after its buffers, dropped).
 template <class = void>
-search_result found_at(std::span<const std::uint64_t> off, std::span<const std::uint64_t> bytes, std::size_t n) {
+search_result found_at(std::span<const std::uint64_t> off, std::span<const std::uint64_t> bytes) {
   search_result r;
   r.status = search_status::found;
-  for (std::size_t v = 0; v < n; ++v) {
+  for (std::size_t v = 0; v < bytes.size(); ++v) {
     r.placements.push_back(placement{0, off[v]});
     r.peak = std::max(r.peak, off[v] + bytes[v]);
   }
@@ -1712,13 +1716,10 @@ search_result chain_turns(std::span<const extent> extents, std::span<const inter
                           std::uint64_t align, const linear_search_options& opt, Accept&& accept, Other&& other) {
   search_result out;
   if (!opt.handoff_chains || lifetimes.empty()) return out;
-  std::vector<std::uint64_t> bytes(extents.size());
-  for (std::size_t v = 0; v < extents.size(); ++v) {
-    if (extents[v].bytes % align != 0) return out;
-    bytes[v] = extents[v].bytes;
-  }
+  std::vector<std::uint64_t> bytes;
+  for (const extent& e : extents) bytes.push_back(e.bytes);
   const std::uint64_t limit = std::min(opt.node_limit, opt.chain_node_limit);
-  handoff_walks<> walks(lifetimes, bytes, cap, limit, opt);
+  handoff_walks<> walks(lifetimes, bytes, cap, align, limit, opt);
   if (!walks.applicable()) return out;
   std::uint64_t spent = 0;  // the other search's nodes in its turns
   auto count = [&](search_result& r) {
@@ -1727,7 +1728,7 @@ search_result chain_turns(std::span<const extent> extents, std::span<const inter
   };
   search_result found;
   auto take = [&](std::span<const std::uint64_t> off) {
-    found = found_at(off, bytes, bytes.size());
+    found = found_at(off, bytes);
     count(found);
     return accept(found);
   };
@@ -1753,9 +1754,10 @@ search_result chain_turns(std::span<const extent> extents, std::span<const inter
 /// `p`); `dropped` once a search proves it holds no placement.
 template <class = void>
 struct filler_guess {
-  filler_guess(completed_problem c, std::uint64_t cap, const linear_search_options& opt, bool walk, std::uint64_t sh)
+  filler_guess(completed_problem c, std::uint64_t cap, std::uint64_t align, const linear_search_options& opt,
+               bool walk, std::uint64_t sh)
       : p(std::move(c)), g(graph_of(p.life)), ext(extents_of(p.bytes)),
-        walks(p.life, p.bytes, cap, opt.node_limit, opt, walk), share(sh) {}
+        walks(p.life, p.bytes, cap, align, opt.node_limit, opt, walk), share(sh) {}
   completed_problem p;
   interference_graph g;
   std::vector<extent> ext;
@@ -1800,8 +1802,7 @@ search_result filler_turns(std::span<const extent> extents, std::span<const inte
   search_result out;
   if (opt.node_limit <= 4096) return out;  // no turn would run: the guesses are not built
   std::vector<std::uint64_t> bytes;
-  bool aligned = true;  // the walks' offsets are sums of sizes
-  for (const extent& e : extents) bytes.push_back(e.bytes), aligned = aligned && e.bytes % align == 0;
+  for (const extent& e : extents) bytes.push_back(e.bytes);
   std::deque<filler_guess<>> guesses;  // a deque: the guesses never move
   struct kind {
     filler_order order;
@@ -1811,13 +1812,13 @@ search_result filler_turns(std::span<const extent> extents, std::span<const inte
   for (const kind k : {kind{filler_order::whole, true, 2}, kind{filler_order::newest, false, 4},
                        kind{filler_order::oldest, false, 4}}) {
     std::optional<completed_problem> c = full_completion(lifetimes, bytes, cap, align, k.order);
-    if (c) guesses.emplace_back(std::move(*c), cap, opt, k.walks && opt.filler_walks && opt.handoff_chains && aligned, k.share);
+    if (c) guesses.emplace_back(std::move(*c), cap, align, opt, k.walks && opt.filler_walks && opt.handoff_chains, k.share);
   }
   std::size_t live = guesses.size();
   std::uint64_t spent = 0;
   search_result found;
   auto take = [&](std::span<const std::uint64_t> off) {
-    found = found_at(off, bytes, bytes.size());
+    found = found_at(off, bytes);
     found.stats.nodes = spent;
     return accept(found);
   };

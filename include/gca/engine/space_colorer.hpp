@@ -224,8 +224,8 @@ space_attempt color_space(const linearized_function& lf, const space_filter& fil
   const function& f = lf.work();
   // first defs, last uses, loads, memloc_split, live ranges, costs
   a.live = cache ? cache->liveness.take(lf, a.live_key) : analyze_liveness(lf);
-  const std::optional<std::uint64_t> linear_alignment =
-      geom.linear_alignment() && geom.linear_bytes() ? geom.linear_alignment() : std::nullopt;
+  std::optional<std::uint64_t> linear_alignment = geom.linear_alignment();  // a linear memory's only
+  if (!geom.linear_bytes()) linear_alignment.reset();
   live_range_table table = detail::collect_nodes(a, f, filter, blockers, linear_alignment);
   if (engine == engine_kind::linear_scan) {  // the `lsa` family: no graph, no coalescing
     a.ranges = std::move(table);
