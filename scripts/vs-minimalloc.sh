@@ -3,7 +3,7 @@
 # the same wall-clock limit each (docs/PERFORMANCE.md section 1, "Against MiniMalloc, in the same run").
 #
 #   scripts/vs-minimalloc.sh --minimalloc PATH [--seeds FIRST-LAST] [--sizes 150,300] [--tightness 1,0.95]
-#                            [--families cut,uniform] [--ms MS] [--files F.csv,...] BUILD_DIR
+#                            [--families cut,uniform] [--ms MS] [--files F.csv,...] [--log FILE] BUILD_DIR
 #
 # MiniMalloc is not part of gca: build it yourself (github.com/google/minimalloc) and pass its command-line
 # binary, which is called as `PATH --capacity=C --input=IN --output=OUT --timeout=Ts`. Each instance is
@@ -13,9 +13,10 @@
 # Either tool's placement is checked here (every buffer inside the capacity, no two live at once
 # overlapping) before it counts; a placement that fails the check is printed as a BUG line. Per row: how many
 # each tool placed, the median and largest time of those it placed (ms), and how many only one of them placed.
+# --log FILE appends one line per problem: its name, then gca's placed (1/0) and ms, then MiniMalloc's.
 set -uo pipefail
-mm=""; first=10301; last=10305; sizes=150,300; tight=1; families=cut; ms=5000; files=""
-usage() { echo "usage: $0 --minimalloc PATH [--seeds FIRST-LAST] [--sizes a,b] [--tightness t1,t2] [--families a,b] [--ms MS] [--files F.csv,...] BUILD_DIR" >&2; exit 1; }
+mm=""; first=10301; last=10305; sizes=150,300; tight=1; families=cut; ms=5000; files=""; log=/dev/null
+usage() { echo "usage: $0 --minimalloc PATH [--seeds FIRST-LAST] [--sizes a,b] [--tightness t1,t2] [--families a,b] [--ms MS] [--files F.csv,...] [--log FILE] BUILD_DIR" >&2; exit 1; }
 while [ $# -gt 0 ]; do
   case $1 in
     --minimalloc) mm=$2; shift 2 ;;
@@ -25,6 +26,7 @@ while [ $# -gt 0 ]; do
     --families) families=$2; shift 2 ;;
     --ms) ms=$2; shift 2 ;;
     --files) files=$2; shift 2 ;;
+    --log) log=$2; shift 2 ;;
     -*) usage ;;
     *) break ;;
   esac
@@ -75,6 +77,7 @@ run_one() {
   t1=$(now_ms); mt=$((t1 - t0))
   if [ $m = 1 ] && ! check "$csv" "$tmp/m.csv" "$cap"; then echo "BUG: MiniMalloc's placement of $name fails the check" >&2; m=0; fi
   echo "$g $gt $m $mt" >> "$tmp/row"
+  echo "$name $g $gt $m $mt" >> "$log"
 }
 
 # summary LABEL: one table row from $tmp/row
