@@ -3,7 +3,8 @@
 # the same wall-clock limit each (docs/PERFORMANCE.md section 1, "Against MiniMalloc, in the same run").
 #
 #   scripts/vs-minimalloc.sh --minimalloc PATH [--seeds FIRST-LAST] [--sizes 150,300] [--tightness 1,0.95]
-#                            [--families cut,uniform] [--ms MS] [--files F.csv,...] [--log FILE] BUILD_DIR
+#                            [--families cut,uniform] [--ms MS] [--files F.csv,...] [--log FILE]
+#                            [--scale F] BUILD_DIR
 #
 # MiniMalloc is not part of gca: build it yourself (github.com/google/minimalloc) and pass its command-line
 # binary, which is called as `PATH --capacity=C --input=IN --output=OUT --timeout=Ts`. Each instance is
@@ -13,10 +14,15 @@
 # Either tool's placement is checked here (every buffer inside the capacity, no two live at once
 # overlapping) before it counts; a placement that fails the check is printed as a BUG line. Per row: how many
 # each tool placed, the median and largest time of those it placed (ms), and how many only one of them placed.
-# --log FILE appends one line per problem: its name, then gca's placed (1/0) and ms, then MiniMalloc's.
+# --log FILE appends one line per problem: its name, then gca's placed (1/0) and ms, then MiniMalloc's, then
+# gca-pack's search= field (found, infeasible, gave-up; off: its coloring placed it). --scale F asks both
+# for a placement inside F x the capacity (rounded down; F < 1 makes problems that may have none), and
+# --scale max-live (planted problems only) inside the problem's max-live, the least capacity that no count of
+# bytes rules out: then a last column counts gca's proofs that none exists, and a problem that gca proves
+# infeasible and MiniMalloc places (checked) is a BUG line: an independent check of gca's proofs.
 set -uo pipefail
-mm=""; first=10301; last=10305; sizes=150,300; tight=1; families=cut; ms=5000; files=""; log=/dev/null
-usage() { echo "usage: $0 --minimalloc PATH [--seeds FIRST-LAST] [--sizes a,b] [--tightness t1,t2] [--families a,b] [--ms MS] [--files F.csv,...] [--log FILE] BUILD_DIR" >&2; exit 1; }
+mm=""; first=10301; last=10305; sizes=150,300; tight=1; families=cut; ms=5000; files=""; log=/dev/null; scale=""
+usage() { echo "usage: $0 --minimalloc PATH [--seeds FIRST-LAST] [--sizes a,b] [--tightness t1,t2] [--families a,b] [--ms MS] [--files F.csv,...] [--log FILE] [--scale F] BUILD_DIR" >&2; exit 1; }
 while [ $# -gt 0 ]; do
   case $1 in
     --minimalloc) mm=$2; shift 2 ;;
@@ -27,6 +33,7 @@ while [ $# -gt 0 ]; do
     --ms) ms=$2; shift 2 ;;
     --files) files=$2; shift 2 ;;
     --log) log=$2; shift 2 ;;
+    --scale) scale=$2; shift 2 ;;
     -*) usage ;;
     *) break ;;
   esac
@@ -64,34 +71,44 @@ EOF
 
 now_ms() { echo $(( $(date +%s%N) / 1000000 )); }
 
-# run_one NAME CSV CAP: appends "gca_ok gca_ms mm_ok mm_ms" to $tmp/row
+# run_one NAME CSV CAP: appends "gca_ok gca_ms mm_ok mm_ms gca_infeasible" to $tmp/row
 run_one() {
-  local name=$1 csv=$2 cap=$3 t0 t1 g=0 gt=0 m=0 mt=0
+  local name=$1 csv=$2 cap=$3 t0 t1 g=0 gt=0 m=0 mt=0 verdict
+  [ -z "$scale" ] || [ "$scale" = max-live ] || cap=$(awk -v c="$cap" -v f="$scale" 'BEGIN { printf "%d", c * f }')
   t0=$(now_ms)
-  "$pack" --capacity "$cap" --search --search-ms "$ms" --threads 1 -o "$tmp/g.csv" "$csv" > /dev/null 2>&1 && g=1
+  "$pack" --capacity "$cap" --search --search-ms "$ms" --threads 1 -o "$tmp/g.csv" "$csv" > "$tmp/g.log" 2>&1 && g=1
   t1=$(now_ms); gt=$((t1 - t0))
+  verdict=$(grep -oE 'search=[a-z-]+' "$tmp/g.log" | tail -1 | cut -d= -f2)
   if [ $g = 1 ] && ! check "$csv" "$tmp/g.csv" "$cap"; then echo "BUG: gca's placement of $name fails the check" >&2; g=0; fi
   rm -f "$tmp/m.csv"
   t0=$(now_ms)
   "$mm" --capacity="$cap" --input="$csv" --output="$tmp/m.csv" --timeout="$((ms / 1000)).$(printf '%03d' $((ms % 1000)))s" > /dev/null 2>&1 && m=1
   t1=$(now_ms); mt=$((t1 - t0))
   if [ $m = 1 ] && ! check "$csv" "$tmp/m.csv" "$cap"; then echo "BUG: MiniMalloc's placement of $name fails the check" >&2; m=0; fi
-  echo "$g $gt $m $mt" >> "$tmp/row"
-  echo "$name $g $gt $m $mt" >> "$log"
+  if [ "$verdict" = infeasible ] && [ $m = 1 ]; then echo "BUG: gca proves $name infeasible, MiniMalloc placed it" >&2; fi
+  echo "$g $gt $m $mt $([ "$verdict" = infeasible ] && echo 1 || echo 0)" >> "$tmp/row"
+  echo "$name $g $gt $m $mt ${verdict:-none}" >> "$log"
 }
 
 # summary LABEL: one table row from $tmp/row
 summary() {
-  awk -v label="$1" '
+  awk -v label="$1" -v scaled="$scale" '
     function med(a, n,   i, j, t) { for (i = 1; i <= n; ++i) for (j = i + 1; j <= n; ++j) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
                                     return n ? a[int((n + 1) / 2)] "/" a[n] : "-" }
-    { n++; if ($1) { g++; gt[g] = $2 } if ($3) { m++; mt[m] = $4 } if ($1 && !$3) go++; if ($3 && !$1) mo++ }
-    END { printf "| %s | %d | %d | %s | %d | %s | %d | %d |\n", label, n, g + 0, med(gt, g), m + 0, med(mt, m), go + 0, mo + 0 }' "$tmp/row"
+    { n++; if ($1) { g++; gt[g] = $2 } if ($3) { m++; mt[m] = $4 } if ($1 && !$3) go++; if ($3 && !$1) mo++; inf += $5 }
+    END { printf "| %s | %d | %d | %s | %d | %s | %d | %d |%s\n", label, n, g + 0, med(gt, g), m + 0, med(mt, m), go + 0, mo + 0,
+                 scaled == "" ? "" : sprintf(" %d |", inf) }' "$tmp/row"
 }
 
-echo "| problems | n | gca placed | gca median/max ms | MiniMalloc placed | MiniMalloc median/max ms | only gca | only MiniMalloc |"
-echo "|---|---:|---:|---:|---:|---:|---:|---:|"
+if [ -z "$scale" ]; then
+  echo "| problems | n | gca placed | gca median/max ms | MiniMalloc placed | MiniMalloc median/max ms | only gca | only MiniMalloc |"
+  echo "|---|---:|---:|---:|---:|---:|---:|---:|"
+else
+  echo "| problems (capacity $([ "$scale" = max-live ] && echo "= max-live" || echo "x $scale")) | n | gca placed | gca median/max ms | MiniMalloc placed | MiniMalloc median/max ms | only gca | only MiniMalloc | gca proved infeasible |"
+  echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|"
+fi
 if [ -n "$files" ]; then
+  [ "$scale" != max-live ] || { echo "$0: --scale max-live takes planted problems, not --files" >&2; exit 1; }
   : > "$tmp/row"
   for f in ${files//,/ }; do
     cap=$(basename "$f" | cut -d. -f2)
@@ -107,6 +124,7 @@ if [ -z "$files" ]; then
         for ((s = first; s <= last; ++s)); do
           "$gen" --planted-dsa "$fam" --buffers "$n" --seed "$s" --tightness "$t" > "$tmp/p.csv" 2> "$tmp/p.cap"
           cap=$(sed -E 's/.*capacity=([0-9]+).*/\1/' "$tmp/p.cap")
+          [ "$scale" != max-live ] || cap=$(sed -E 's/.*max_live=([0-9]+).*/\1/' "$tmp/p.cap")
           run_one "$fam-$n-$t-seed$s" "$tmp/p.csv" "$cap"
         done
         summary "$fam ~$n at $t, seeds $first-$last"
