@@ -100,6 +100,10 @@ summary() {
                  scaled == "" ? "" : sprintf(" %d |", inf) }' "$tmp/row"
 }
 
+for f in ${files//,/ }; do  # every file readable, with its capacity in its name, before any row
+  [ -r "$f" ] || { echo "$0: $f: cannot read the file" >&2; exit 1; }
+  case $(basename "$f" | cut -d. -f2) in ''|*[!0-9]*) echo "$0: $f: no capacity in its name (NAME.CAPACITY.csv)" >&2; exit 1 ;; esac
+done
 if [ -z "$scale" ]; then
   echo "| problems | n | gca placed | gca median/max ms | MiniMalloc placed | MiniMalloc median/max ms | only gca | only MiniMalloc |"
   echo "|---|---:|---:|---:|---:|---:|---:|---:|"
