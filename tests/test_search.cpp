@@ -351,6 +351,15 @@ planted_buffers make_planted_buffers(planted_family f, std::size_t n, std::uint6
   for (const dsa_buffer& x : d.problem.buffers) p.b.push_back({x.lower, x.upper, x.size});
   return p;
 }
+/// Runs the search at `capacity` and checks that it finds a valid placement within `most` nodes.
+search_result found_within(const instance& in, const std::vector<buf>& b, std::uint64_t capacity,
+                           const linear_search_options& o, std::uint64_t most) {
+  search_result r = in.run(capacity, o);
+  REQUIRE(r.found());
+  CHECK(r.stats.nodes < most);
+  CHECK(valid(b, r.placements, capacity));
+  return r;
+}
 instance planted_instance(planted_family f, std::size_t n, std::uint64_t seed) {
   planted_buffers p = make_planted_buffers(f, n, seed);
   REQUIRE(p.capacity == 1048576);
@@ -1049,15 +1058,53 @@ TEST_CASE("fillers: whole fillers first, and the hand-off walks on the problem w
     const instance in(b);
     linear_search_options o;
     o.node_limit = 30'000;
-    const search_result with = in.run(capacity, o);
-    REQUIRE(with.found());
-    CHECK(with.stats.nodes < 15'000);
-    CHECK(valid(b, with.placements, capacity));
+    found_within(in, b, capacity, o, 15'000);
     o.filler_walks = false;
     const search_result sky = in.run(capacity, o);
     CHECK((!sky.found() || sky.stats.nodes > 40'000));
     o.fillers = false;
     CHECK(in.run(capacity, o).status == search_status::gave_up);
+  }
+}
+
+TEST_CASE("max-live turns: more room than the busiest point needs does not lose a placement") {
+  SUBCASE("max_live_bytes: the most bytes live at once, lifetimes half-open") {
+    const std::vector<extent> ext{{1, 5}, {1, 3}, {1, 4}, {1, 9}};
+    const std::vector<interval> life{{0, 2}, {1, 3}, {2, 4}, {5, 5}};  // 5+3 at point 1; the 9 is empty
+    CHECK(detail::max_live_bytes(ext, life) == 8);
+  }
+  SUBCASE("planted problems at 1 % over their capacity: found in the max-live turn") {
+    // Both were placed by the search at their planted capacity and given up on at 1 % more with 200,000
+    // nodes per lane (docs/PERFORMANCE.md section 1, "Max-live turns"); their busiest points are full,
+    // so max-live is the planted capacity. Node counts are deterministic (no deadline).
+    const std::tuple<planted_family, std::size_t, std::uint64_t, double> cases[] = {
+        {planted_family::challenging_cut, 300, 10605, 0.95}, {planted_family::long_short, 300, 10608, 1.0}};
+    for (const auto& [fam, n, seed, tightness] : cases) {
+      CAPTURE(seed);
+      const auto [b, planted] = make_planted_buffers(fam, n, seed, tightness);
+      const std::uint64_t capacity = planted + planted / 100;
+      const instance in(b);
+      linear_search_options o;
+      o.node_limit = 50'000;
+      CHECK(found_within(in, b, capacity, o, 20'000).peak <= planted);  // placed inside max-live
+      o.max_live_turns = false;
+      CHECK(in.run(capacity, o).status == search_status::gave_up);
+    }
+  }
+  SUBCASE("a problem the capacity's first turn decides is answered as without the turns") {
+    const auto [b, planted] = make_planted_buffers(planted_family::long_short, 150, 10601, 0.95);
+    const std::uint64_t capacity = planted + planted / 100;
+    const instance in(b);
+    linear_search_options o;
+    o.node_limit = 50'000;
+    const search_result with = in.run(capacity, o);
+    o.max_live_turns = false;
+    const search_result without = in.run(capacity, o);
+    REQUIRE(with.found());
+    REQUIRE(without.found());
+    CHECK(with.stats.nodes == without.stats.nodes);
+    CHECK(with.stats.nodes < 4'096);
+    CHECK(with.placements == without.placements);
   }
 }
 

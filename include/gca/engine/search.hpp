@@ -260,6 +260,15 @@ struct linear_search_options {
   // problem with fillers that make it so (engine/completion.hpp), in turns (filler_turns).
   bool fillers = true;
   bool filler_walks = true;  // the hand-off walks on the problem with fillers too (not only the skyline search)
+  // Where the busiest point leaves room (max-live below the capacity), the search at the capacity takes
+  // turns with one at max-live, the least capacity no count of bytes rules out (search_placement says
+  // how); a placement found there is one here. Why: the search is not monotone in the capacity. Room
+  // beyond the busiest point leaves the memory full nowhere, so the hand-off walks never apply and the
+  // fillers must invent that band of free space too: planted problems it places at their capacity it
+  // missed at 1 % more (docs/PERFORMANCE.md section 1, "Max-live turns"). What a turn proves (nothing
+  // fits in max-live) says nothing of the capacity and is dropped. Skipped when the budget is unbounded
+  // both ways: the search must then decide, and the turns could only add to that.
+  bool max_live_turns = true;
   // With (f) applicable, its lane and the level order's race on each part (engine/lanes.hpp): 1 runs
   // them in turns on one core, 2 or more at once on two threads. The answer and the node counts are the
   // same either way. Each lane has `node_limit` to itself (so a race reports at most twice as many:
@@ -1861,16 +1870,28 @@ search_result filler_turns(std::span<const extent> extents, std::span<const inte
   return out;
 }
 
-}  // namespace detail
+/// The most bytes live at once: the largest sum of sizes over the nodes whose lifetimes hold one point
+/// (lifetimes are half-open, so one that ends where another begins does not meet it).
+template <class = void>
+std::uint64_t max_live_bytes(std::span<const extent> extents, std::span<const interval> lifetimes) {
+  std::vector<std::pair<program_point, std::int64_t>> events;  // (point, +size at a begin, -size at an end)
+  events.reserve(2 * lifetimes.size());
+  for (std::size_t v = 0; v < lifetimes.size(); ++v) {
+    if (lifetimes[v].empty()) continue;
+    events.emplace_back(lifetimes[v].begin, static_cast<std::int64_t>(extents[v].bytes));
+    events.emplace_back(lifetimes[v].end, -static_cast<std::int64_t>(extents[v].bytes));
+  }
+  std::sort(events.begin(), events.end());  // at one point the ends (negative) come first
+  std::int64_t live = 0, most = 0;
+  for (const auto& e : events) most = std::max(most, live += e.second);
+  return static_cast<std::uint64_t>(most);
+}
 
-/// Searches for a placement of every node of `g` within the capacity (the smaller of the geometry's and
-/// `opt.capacity`; if both are unbounded, the sum of all sizes, which always fits). `lifetimes` is empty
-/// (graph-only search, no section cuts) or one interval per node that agrees with the graph (overlapping
-/// lifetimes => adjacent). Throws input_error on wrong span lengths or extents with partitions != 1.
-template <detail::linear_search_geometry Geometry>
-search_result search_placement(const interference_graph& g, std::span<const extent> extents,
-                               std::span<const interval> lifetimes, const Geometry& geom,
-                               const linear_search_options& opt = {}) {
+/// The search at one capacity (search_placement without its max-live turn).
+template <linear_search_geometry Geometry>
+search_result search_at_capacity(const interference_graph& g, std::span<const extent> extents,
+                                 std::span<const interval> lifetimes, const Geometry& geom,
+                                 const linear_search_options& opt) {
   const std::size_t n = g.num_nodes();
   if (extents.size() != n || (!lifetimes.empty() && lifetimes.size() != n))
     throw input_error("search_placement: extents and lifetimes need one entry per graph node");
@@ -1927,6 +1948,49 @@ search_result search_placement(const interference_graph& g, std::span<const exte
   if (const auto v = invalid_at(r))  // an independent check of the search
     throw std::logic_error("search_placement: the search returned an invalid placement for node " + std::to_string(*v));
   return r;
+}
+
+}  // namespace detail
+
+/// Searches for a placement of every node of `g` within the capacity (the smaller of the geometry's and
+/// `opt.capacity`; if both are unbounded, the sum of all sizes, which always fits). `lifetimes` is empty
+/// (graph-only search, no section cuts) or one interval per node that agrees with the graph (overlapping
+/// lifetimes => adjacent). Throws input_error on wrong span lengths or extents with partitions != 1.
+template <detail::linear_search_geometry Geometry>
+search_result search_placement(const interference_graph& g, std::span<const extent> extents,
+                               std::span<const interval> lifetimes, const Geometry& geom,
+                               const linear_search_options& opt = {}) {
+  constexpr auto no_limit = std::numeric_limits<std::uint64_t>::max();
+  constexpr auto no_deadline = std::chrono::steady_clock::time_point::max();
+  const bool bounded = opt.node_limit != no_limit || opt.deadline != no_deadline;
+  if (!opt.max_live_turns || lifetimes.empty() || lifetimes.size() != extents.size() || !bounded)
+    return detail::search_at_capacity(g, extents, lifetimes, geom, opt);
+  const std::uint64_t cap = std::min(geom.capacity(), opt.capacity);
+  const std::uint64_t live = detail::max_live_bytes(extents, lifetimes);
+  if (live == 0 || live >= cap) return detail::search_at_capacity(g, extents, lifetimes, geom, opt);
+  // Turns on budgets that grow fourfold (4,096 nodes first): the capacity, then max-live, each afresh,
+  // until the capacity's turn has the whole node limit (or the clock runs out). A turn that decides at
+  // the capacity, or finds inside max-live, ends it. So a problem the capacity's first turn decides is
+  // answered as before, and one decided later costs at most about 8/3 of its own nodes.
+  std::uint64_t spent = 0, chain = 0;
+  auto tally = [&](search_result& r) {
+    spent += r.stats.nodes;
+    chain += r.stats.chain_nodes;
+    r.stats.nodes = spent;
+    r.stats.chain_nodes = chain;
+  };
+  for (std::uint64_t budget = 4096;; budget = detail::next_turn(budget, opt.node_limit)) {
+    linear_search_options at = opt;
+    at.node_limit = std::min(budget, opt.node_limit);
+    search_result r = detail::search_at_capacity(g, extents, lifetimes, geom, at);
+    tally(r);
+    if (r.status != search_status::gave_up || at.node_limit == opt.node_limit || detail::past(opt.deadline)) return r;
+    linear_search_options tight = at;
+    tight.capacity = live;
+    search_result t = detail::search_at_capacity(g, extents, lifetimes, geom, tight);
+    tally(t);
+    if (t.found()) return t;  // inside max-live, so inside the capacity
+  }
 }
 
 }  // namespace gca

@@ -241,6 +241,7 @@ peak_search_report lower_linear_peak(const linearized_function& lf, const space_
     so.node_limit = std::min(opt.peak_probe_nodes, opt.peak_total_nodes - rep.nodes);
     so.capacity = cap - p->base;
     so.threads = opt.threads;  // the lanes' race: the same answer on two threads
+    so.max_live_turns = false;  // the probes choose their capacities themselves, the lower bound among them
     search_result r = search_placement(*p->graph, p->extents, p->hulls, dram, so);
     rep.nodes += r.stats.nodes;
     if (r.found()) {
