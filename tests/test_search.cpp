@@ -1077,11 +1077,15 @@ TEST_CASE("max-live turns: more room than the busiest point needs does not lose 
     // Both were placed by the search at their planted capacity and given up on at 1 % more with 200,000
     // nodes per lane (docs/PERFORMANCE.md section 1, "Max-live turns"); their busiest points are full,
     // so max-live is the planted capacity. Node counts are deterministic (no deadline).
-    const std::tuple<planted_family, std::size_t, std::uint64_t, double> cases[] = {
-        {planted_family::challenging_cut, 300, 10605, 0.95}, {planted_family::long_short, 300, 10608, 1.0}};
-    for (const auto& [fam, n, seed, tightness] : cases) {
-      CAPTURE(seed);
-      const auto [b, planted] = make_planted_buffers(fam, n, seed, tightness);
+    struct planted_case {
+      planted_family family;
+      std::uint64_t seed;
+      double tightness;
+    };
+    const planted_case cases[] = {{planted_family::challenging_cut, 10605, 0.95}, {planted_family::long_short, 10608, 1.0}};
+    for (const planted_case& c : cases) {
+      CAPTURE(c.seed);
+      const auto [b, planted] = make_planted_buffers(c.family, 300, c.seed, c.tightness);
       const std::uint64_t capacity = planted + planted / 100;
       const instance in(b);
       linear_search_options o;
