@@ -10,6 +10,10 @@
 // free space is scattered through the busiest points; 0 by default), `--memory psum` (the same kernels
 // planted in PSUM, planted_sb_options::memory: banks of the target, each tensor inside one),
 // `--construction sweep` (planted_sb_options::construction: places cut anew as tensors die, no epochs),
+// `--tightness T` (planted_sb_options::tightness: the planted placement uses that share of the bytes, the
+// rest of the memory is free above it; 1 by default), `--capacity-scale F` (the search's memory has F x
+// the bytes of the one planted in, per segment, aligned down: F > 1 asks whether more room ever loses a
+// placement; 1 by default; in PSUM only with `--pins 0`, as a pin's planted offset would move between banks),
 // `--threads 2` (search_limits::threads: the sweep beside the fills, the same fits and nodes, less wall time),
 // `--given-first-birth 1` (a diagnostic: the tensors live at the kernel's first step are pinned at their
 // planted places as well, so the search is asked for everything but that first arrangement).
@@ -62,10 +66,15 @@ bool valid(const gca::planted_sb& k, const gca::place_result& r, const gca::rect
 }
 
 /// The memory the kernel was planted in, as the search sees it: SB one segment, PSUM one per bank.
-gca::rect_layout layout_of(gca::memory_type m, const gca::target& tgt) {
-  if (m == gca::memory_type::sb) return {tgt.sb_partitions, tgt.sb_alignment, tgt.sb_usable, 1};
-  if (tgt.psum_may_span_banks) return {tgt.sb_partitions, tgt.psum_alignment, std::uint64_t{tgt.psum_banks} * tgt.psum_bank_bytes, 1};
-  return {tgt.sb_partitions, tgt.psum_alignment, tgt.psum_bank_bytes, tgt.psum_banks};
+/// `scale` (--capacity-scale) multiplies each segment's bytes, aligned down.
+gca::rect_layout layout_of(gca::memory_type m, const gca::target& tgt, double scale) {
+  auto scaled = [&](std::uint64_t bytes, std::uint64_t align) {
+    return static_cast<std::uint64_t>(static_cast<double>(bytes) * scale) / align * align;
+  };
+  if (m == gca::memory_type::sb) return {tgt.sb_partitions, tgt.sb_alignment, scaled(tgt.sb_usable, tgt.sb_alignment), 1};
+  if (tgt.psum_may_span_banks)
+    return {tgt.sb_partitions, tgt.psum_alignment, scaled(std::uint64_t{tgt.psum_banks} * tgt.psum_bank_bytes, tgt.psum_alignment), 1};
+  return {tgt.sb_partitions, tgt.psum_alignment, scaled(tgt.psum_bank_bytes, tgt.psum_alignment), tgt.psum_banks};
 }
 
 outcome run(const gca::planted_sb& k, const gca::rect_layout& lay, std::uint64_t nodes, bool fill, bool given_first,
@@ -121,7 +130,7 @@ int main(int argc, char** argv) {
   std::uint64_t first = 1, seeds = 20, nodes = 1000000;
   bool baseline = false, given_first = false;
   unsigned threads = 1;
-  double holes = 0;
+  double holes = 0, tightness = 1, scale = 1;
   gca::memory_type memory = gca::memory_type::sb;
   gca::planted_sb_construction construction = gca::planted_sb_construction::epochs;
   std::vector<std::string> sizes{"20", "60", "150", "300"}, families{"mixed", "tight", "128"}, pin_shares{"0", "0.2"};
@@ -137,6 +146,8 @@ int main(int argc, char** argv) {
     else if (a == "--families") families = split(v);
     else if (a == "--pins") pin_shares = split(v);
     else if (a == "--holes") holes = std::stod(v);
+    else if (a == "--tightness") tightness = std::stod(v);
+    else if (a == "--capacity-scale") scale = std::stod(v);
     else if (a == "--memory" && (v == "sb" || v == "psum")) memory = v == "psum" ? gca::memory_type::psum : gca::memory_type::sb;
     else if (a == "--construction" && (v == "epochs" || v == "sweep"))
       construction = v == "sweep" ? gca::planted_sb_construction::sweep : gca::planted_sb_construction::epochs;
@@ -144,6 +155,11 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "bench-place: unknown option %s\n", a.c_str());
       return 2;
     }
+  }
+  if (scale != 1 && memory == gca::memory_type::psum &&
+      std::any_of(pin_shares.begin(), pin_shares.end(), [](const std::string& x) { return std::stod(x) != 0; })) {
+    std::fprintf(stderr, "bench-place: --capacity-scale in PSUM needs --pins 0 (a pin's offset would change banks)\n");
+    return 2;
   }
   std::printf("| family | pinned | tensors (requested) | with fill: fits | median | max | median nodes |%s\n",
               baseline ? " canonical walk alone: fits | median | max | median nodes |" : "");
@@ -159,14 +175,15 @@ int main(int argc, char** argv) {
           o.seed = s;
           o.pins = std::stod(pin);
           o.holes = holes;
+          o.tightness = tightness;
           o.memory = memory;
           o.construction = construction;
           o.family = fam == "tight" ? gca::planted_sb_family::tight
                      : fam == "128" ? gca::planted_sb_family::only128
                                     : gca::planted_sb_family::mixed;
           const gca::planted_sb k = gca::make_planted_sb(o);
-          with.push_back(run(k, layout_of(memory, o.tgt), nodes, true, given_first, threads));
-          if (baseline) without.push_back(run(k, layout_of(memory, o.tgt), nodes, false, given_first, threads));
+          with.push_back(run(k, layout_of(memory, o.tgt, scale), nodes, true, given_first, threads));
+          if (baseline) without.push_back(run(k, layout_of(memory, o.tgt, scale), nodes, false, given_first, threads));
           for (const outcome* x : {&with.back(), baseline ? &without.back() : nullptr})
             if (x && x->bug) {
               ++bugs;

@@ -1460,3 +1460,81 @@ TEST_CASE("time sweep: no pruning rule refutes the planted placement's path") {
             }
   CHECK(paths >= 48);
 }
+
+// search_limits::narrow_turns (place_searcher::narrow_turn): planted kernels by sweep, placed at their own
+// width within the budget, were given up on in a memory 1 % wider (room above every placement: full
+// nowhere, so R2 asks no cell to be filled exactly). With the narrow turns the search also tries the
+// narrowest width R2 allows at the root, here the planted one, and places them again. At the planted
+// width no narrower memory passes R2, and the answer is node for node the one without the turns.
+TEST_CASE("place_search: narrow turns, more room does not lose a placement") {
+  gca::target wide = trn2;
+  wide.sb_usable = static_cast<std::uint64_t>(static_cast<double>(trn2.sb_usable) * 1.01) / trn2.sb_alignment * trn2.sb_alignment;
+  const scratchpad_2d sb(trn2), sb_wide(wide);
+  for (const std::uint64_t seed : {9, 24, 25}) {
+    CAPTURE(seed);
+    const tiny t = planted_problem(gca::planted_sb_family::tight, 40, seed, 0, memory_type::sb,
+                                   gca::planted_sb_construction::sweep);
+    search_limits with{40000}, without{40000};
+    without.narrow_turns = false;
+    const place_result own = place_search({t.ranges, t.ext, t.pins}, sb, with);
+    REQUIRE(own.status == search_status::found);
+    check_valid(sb, t, own);
+    CHECK(place_search({t.ranges, t.ext, t.pins}, sb_wide, without).status == search_status::gave_up);
+    const place_result r = place_search({t.ranges, t.ext, t.pins}, sb_wide, with);
+    REQUIRE(r.status == search_status::found);
+    check_valid(sb_wide, t, r);
+  }
+  const tiny t = planted_problem(gca::planted_sb_family::mixed, 40, 1, 0, memory_type::sb, gca::planted_sb_construction::sweep);
+  search_limits with{40000}, without{40000};
+  without.narrow_turns = false;
+  const place_result a = place_search({t.ranges, t.ext, t.pins}, sb, with), b = place_search({t.ranges, t.ext, t.pins}, sb, without);
+  CHECK(a.status == b.status);
+  CHECK(a.nodes == b.nodes);
+  CHECK(a.placements == b.placements);
+}
+
+// The narrow turns map a placement in narrowed segments back (offset o in narrow segment k: k x segment +
+// o mod w) and carry pins the other way. On tiny problems with room to spare, in SB and in two PSUM banks,
+// with pins, and budgets so small that the rounds end at once and the narrow turns run: whatever is found
+// is valid in the full memory (checked with the geometry's own predicates) and agrees with enumeration;
+// and some answers differ from those without the turns (a narrow turn's placement was taken).
+TEST_CASE("place_search: narrow turns in banks and with pins place only validly") {
+  std::mt19937_64 rng(47);
+  int found = 0, only_narrow = 0, from_narrow = 0;
+  const std::uint32_t parts[] = {16, 32, 64, 128};
+  for (int it = 0; it < 300; ++it) {
+    const std::uint64_t cap = 8 + rng() % 6;
+    const bool psum = rng() % 2 == 0;
+    tiny t;
+    const int n = 3 + static_cast<int>(rng() % 4);
+    for (int k = 0; k < n; ++k) {
+      const program_point b = static_cast<program_point>(rng() % 3);
+      t.add({b, b + 1 + static_cast<program_point>(rng() % 3)}, {parts[rng() % 4], 1 + rng() % (cap / 3)});
+    }
+    auto run = [&](const auto& g, std::uint64_t capacity) {
+      if (rng() % 2 == 0) {
+        const std::size_t v = rng() % t.ext.size();
+        const auto pos = positions(g, t.ext[v], capacity);
+        if (!pos.empty()) t.pins[v] = pos[rng() % pos.size()];
+      }
+      const std::uint64_t budget = 4 + rng() % 12;
+      search_limits with{budget}, without{budget};
+      without.narrow_turns = false;
+      const place_result r = place_search({t.ranges, t.ext, t.pins}, g, with);
+      if (r.status != search_status::found) return;
+      ++found;
+      check_valid(g, t, r);
+      CHECK(exhaustive(g, t, capacity));
+      const place_result o = place_search({t.ranges, t.ext, t.pins}, g, without);
+      only_narrow += o.status != search_status::found;
+      from_narrow += o.status == search_status::found && o.placements != r.placements;
+    };
+    CAPTURE(it);
+    if (psum) run(psum_banks(128, 2, cap, 1, false), 2 * cap);
+    else run(scratchpad_2d(128, cap, 1), cap);
+  }
+  MESSAGE(found << " found, " << from_narrow << " of them placed otherwise without the narrow turns, " << only_narrow
+                << " not at all");
+  CHECK(found > 100);
+  CHECK(from_narrow + only_narrow > 10);
+}

@@ -104,6 +104,7 @@
 #include <limits>
 #include <optional>
 #include <span>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <thread>
@@ -134,6 +135,9 @@ struct search_limits {
   // lanes race on two (fill_and_sweep, linear). The answer, the placements and the node count are those
   // of one thread; only the wall-clock time changes.
   unsigned threads = 1;
+  // Where the root bound (R2) leaves the memory room to spare, take turns in a narrower memory too: the
+  // narrowest in which R2 holds at the root (place_searcher::narrow_turn).
+  bool narrow_turns = true;
 };
 
 /// One space's nodes. Non-owning; every span has one entry per node of `ranges` (pins and fixed may be
@@ -290,6 +294,7 @@ class place_searcher {
         if (fills(f)) return true;
         if (w > 0 && step(sweep, 2, w, false)) return true;
       }
+      if (narrow_turn(r, b)) return true;
       if ((b >= fill_share && b >= sweep_share) || std::chrono::steady_clock::now() > lim_.deadline) return false;
     }
   }
@@ -329,6 +334,100 @@ class place_searcher {
     if (error) std::rethrow_exception(error);
     return take_sweep(got);
   }
+
+  /// Narrow turns: more room must not lose a placement. The walks above are at their best where the
+  /// busiest points are full to the byte: R2 then asks every cell to be filled exactly, and a wrong block
+  /// fails at once. With room to spare above every placement the memory is full nowhere, and the same
+  /// walks wander: planted SB kernels they place at their own width were lost at 1 % more bytes (seeds
+  /// 1901-1910, tight partition mixes of 60 tensors: 5 of 10 placed at the planted width, 2 at 1.01 x;
+  /// docs/PERFORMANCE.md section 10, "Narrow turns"). So after each round that finds nothing, the same
+  /// problem is searched afresh in the narrowest memory in which R2 holds at the root (each segment cut to
+  /// w bytes, w aligned; narrowest_width), its walks on the round's budget each (8/3 of it in all, the
+  /// whole node limit at most): a problem placed in the narrow memory within n nodes is placed here after
+  /// about 8/3 n in all, and one given up on costs at most about 7/3 of its budget. A placement there is one here: offset
+  /// o in narrow segment k is k x segment + (o mod w), inside segment k, and two blocks keep their
+  /// relative bytes within a segment (checked below all the same). Its proofs say nothing of this memory
+  /// and are dropped. The 2-D analogue of the 1-D search's max-live turns (engine/search.hpp), where R2's
+  /// root bound is max-live. Off in the narrow search itself, and where no narrower memory passes R2.
+  bool narrow_turn(place_result& r, std::uint64_t budget) {
+    if (!lim_.narrow_turns) return false;
+    if (narrow_ == 0) narrow_ = narrowest_width();
+    if (narrow_ >= lay_.segment_bytes) return false;
+    const std::vector<std::optional<placement>> pins = *narrow_pins(narrow_);
+    search_limits lim = lim_;
+    lim.narrow_turns = false;
+    lim.max_nodes = std::min(lim_.max_nodes, budget > lim_.max_nodes / 8 * 3 ? lim_.max_nodes : budget / 3 * 8);
+    const place_result t = place_searcher({p_.ranges, p_.extents, pins, p_.fixed}, narrow_layout(narrow_), lim).run();
+    r.nodes += t.nodes;
+    if (t.status != search_status::found) return false;
+    r.status = search_status::found;
+    r.placements.assign(n_, std::nullopt);
+    for (node_id v = 0; v < n_; ++v) {
+      const std::uint64_t o = t.placements[v]->offset;
+      r.placements[v] = placement{t.placements[v]->partition, o / narrow_ * lay_.segment_bytes + o % narrow_};
+    }
+    check_placement(r);
+    return true;
+  }
+  rect_layout narrow_layout(std::uint64_t w) const { return {lay_.partitions, lay_.alignment, w, lay_.segments}; }
+  /// The pins in segments cut to w bytes (same segment, same offset in it); none if one does not fit.
+  std::optional<std::vector<std::optional<placement>>> narrow_pins(std::uint64_t w) const {
+    std::vector<std::optional<placement>> out(p_.pins.size());
+    for (std::size_t v = 0; v < p_.pins.size(); ++v) {
+      if (!p_.pins[v]) continue;
+      const std::uint64_t seg = p_.pins[v]->offset / lay_.segment_bytes, in = p_.pins[v]->offset % lay_.segment_bytes;
+      if (in + p_.extents[v].bytes > w) return std::nullopt;
+      out[v] = placement{p_.pins[v]->partition, seg * w + in};
+    }
+    return out;
+  }
+  /// The narrowest aligned segment width w (below the segment's own) at which the problem passes the
+  /// root's checks (prepare, and R2 at every point: bands_fit); the segment's width when none does. R2
+  /// holds at w' > w when it holds at w (a gap only grows, and so does its best subset sum; the pins keep
+  /// their offsets), so the least such w is found by bisection, each probe one root check (a searcher's
+  /// prepare: O(interference) plus R2 over the points).
+  std::uint64_t narrowest_width() {
+    const std::uint64_t a = lay_.alignment, seg = lay_.segment_bytes, top = seg / a * a;
+    std::uint64_t lo = a;
+    for (node_id v = 0; v < n_; ++v)
+      lo = std::max(lo, (pinned(v) ? p_.pins[v]->offset % seg : 0) + p_.extents[v].bytes);
+    lo = (lo + a - 1) / a * a;
+    if (lo >= top) return seg;
+    std::uint64_t hi = top;  // R2 is assumed to hold at the segment's own width (else nothing is lost)
+    while (lo < hi) {
+      const std::uint64_t mid = (lo + (hi - lo) / 2) / a * a;
+      if (root_fits(mid)) hi = mid;
+      else lo = mid + a;
+    }
+    return lo >= top ? seg : lo;
+  }
+  bool root_fits(std::uint64_t w) {
+    const auto pins = narrow_pins(w);
+    if (!pins) return false;
+    const place_problem q{p_.ranges, p_.extents, *pins, p_.fixed};  // the searcher keeps a reference
+    place_searcher s(q, narrow_layout(w), lim_);
+    place_result ignored;
+    return s.prepare(ignored) && s.bands_fit();
+  }
+  /// An independent check of a placement taken from elsewhere (a narrow turn): legal, and no two live
+  /// neighbors (not both fixed) sharing a partition and a byte.
+  void check_placement(const place_result& r) const {
+    for (node_id v = 0; v < n_; ++v) {
+      const extent& e = p_.extents[v];
+      const placement& at = *r.placements[v];
+      if (!legal(e, at)) throw std::logic_error("place_search: a narrow turn placed node " + std::to_string(v) + " illegally");
+      for (node_id u : graph_.neighbors(v)) {
+        if (u < v) continue;
+        const placement& b = *r.placements[u];
+        const extent& f = p_.extents[u];
+        if (at.partition < b.partition + f.partitions && b.partition < at.partition + e.partitions &&
+            at.offset < b.offset + f.bytes && b.offset < at.offset + e.bytes)
+          throw std::logic_error("place_search: a narrow turn placed nodes " + std::to_string(v) + " and " +
+                                 std::to_string(u) + " on each other");
+      }
+    }
+  }
+
   bool reflection_exact() const {
     const std::uint64_t a = lay_.alignment;
     if (lay_.capacity() % a != 0 || lay_.segment_bytes % a != 0) return false;
@@ -837,6 +936,7 @@ class place_searcher {
   node_id last_id_ = ~node_id{0};
   bool has_last_ = false;
   std::size_t placed_count_ = 0;
+  std::uint64_t narrow_ = 0;  // narrow_turn's width (0: not computed yet)
 };
 
 }  // namespace detail
