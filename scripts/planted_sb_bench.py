@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """planted_sb_bench.py [--first-seed F] [--seeds K] [--sizes N,...] [--timeout S] [--build DIR]
                        [--before DIR] [--no-colorer] [--opt L] [--allocator color|lsa] [--holes H]
-                       [--memory sb|psum] [--construction epochs|sweep] [--spills]
+                       [--memory sb|psum] [--construction epochs|sweep] [--tightness T] [--spills]
 Fit rate and time of gca-alloc -O2 (or -OL, and --allocator) on planted SB kernels (gca-gen --planted-sb: a spill-free placement
 exists by construction), seeds F..F+K-1. Columns: the colorer alone (--no-placement-search, unless
 --no-colorer), then, with --before DIR, the colorer plus the exact placement search of another build (e.g.
@@ -12,6 +12,8 @@ docs/PERFORMANCE.md; --log FILE appends one line per kernel and build (fit, seco
 --holes H passes gca-gen --holes (a share of the unpinned tensors removed: free space scattered through
 the busiest points); --memory psum plants the kernels in PSUM instead (gca-gen --planted-psum);
 --construction sweep passes gca-gen --construction sweep (places cut anew as tensors die, no epochs).
+--tightness T passes gca-gen --tightness (the planted placement uses that share of the bytes: room to spare
+above it in every partition).
 --spills adds, per build, the webs spilled by the kernels it allocated with a spill (their sum, and how
 many such kernels), for the quality of the misses rather than their count."""
 import argparse, os, re, statistics, subprocess, tempfile, time
@@ -36,6 +38,7 @@ ap.add_argument("--allocator", default="", help="gca-alloc --allocator (color or
 ap.add_argument("--holes", default="", help="gca-gen --holes (default: none)")
 ap.add_argument("--memory", default="sb", choices=["sb", "psum"], help="plant in SB (default) or PSUM")
 ap.add_argument("--construction", default="", choices=["", "epochs", "sweep"], help="gca-gen --construction")
+ap.add_argument("--tightness", default="", help="gca-gen --tightness (default: 1, full busiest points)")
 ap.add_argument("--spills", action="store_true", help="add the webs spilled by the kernels that spill")
 args = ap.parse_args()
 sizes = [int(s) for s in args.sizes.split(",")]
@@ -75,7 +78,7 @@ with tempfile.TemporaryDirectory() as tmp:
             for seed in range(args.first_seed, args.first_seed + args.seeds):
                 path = os.path.join(tmp, "k.gca")
                 with open(path, "w") as f:
-                    subprocess.run([gen, "--planted-" + args.memory, str(n), "--seed", str(seed)] + fam + (["--holes", args.holes] if args.holes else []) + (["--construction", args.construction] if args.construction else []), stdout=f, check=True)
+                    subprocess.run([gen, "--planted-" + args.memory, str(n), "--seed", str(seed)] + fam + (["--holes", args.holes] if args.holes else []) + (["--construction", args.construction] if args.construction else []) + (["--tightness", args.tightness] if args.tightness else []), stdout=f, check=True)
                 for key, _, exe, extra in columns:
                     r = run(exe, path, extra)
                     res[key].append(r)

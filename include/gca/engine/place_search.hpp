@@ -125,7 +125,8 @@
 namespace gca {
 
 struct search_limits {
-  std::uint64_t max_nodes = 200000;  // search nodes expanded before giving up (deterministic)
+  std::uint64_t max_nodes = 200000;  // search nodes expanded before giving up (deterministic; the narrow
+                                     // turns below may add up to about 4/3 of it)
   std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max();
   bool fill = true;  // try the skyline fill first (engine/place_fill.hpp); off: the canonical walk alone
   bool flush_first = true;  // the fill tries blocks flush with neighbouring floors first (off: area only)
@@ -178,8 +179,12 @@ class place_searcher {
       linear(r);
       return r;
     }
-    if ((lim_.fill || lim_.sweep) && free_.size() > 1 && fill_and_sweep(r)) return r;
+    if ((lim_.fill || lim_.sweep) && free_.size() > 1 && fill_and_sweep(r)) {
+      r.nodes += narrow_spent_;
+      return r;
+    }
     r.status = search(r);
+    r.nodes += narrow_spent_;  // counted after the canonical walk, whose budget they leave whole (narrow_turn)
     if (r.status == search_status::found) {
       r.placements.assign(n_, std::nullopt);
       for (node_id v = 0; v < n_; ++v) r.placements[v] = placement{part_[v], off_[v]};
@@ -344,7 +349,9 @@ class place_searcher {
   /// problem is searched afresh in the narrowest memory in which R2 holds at the root (each segment cut to
   /// w bytes, w aligned; narrowest_width), its walks on the round's budget each (8/3 of it in all, the
   /// whole node limit at most): a problem placed in the narrow memory within n nodes is placed here after
-  /// about 8/3 n in all, and one given up on costs at most about 7/3 of its budget. A placement there is one here: offset
+  /// about 8/3 n in all. Their nodes are counted in the answer but not against the canonical walk's
+  /// budget, the one walk that proves infeasibility: a problem given up on costs up to about 7/3 of its
+  /// budget, and a proof costs what it did. A placement there is one here: offset
   /// o in narrow segment k is k x segment + (o mod w), inside segment k, and two blocks keep their
   /// relative bytes within a segment (checked below all the same). Its proofs say nothing of this memory
   /// and are dropped. The 2-D analogue of the 1-D search's max-live turns (engine/search.hpp), where R2's
@@ -358,7 +365,7 @@ class place_searcher {
     lim.narrow_turns = false;
     lim.max_nodes = std::min(lim_.max_nodes, budget > lim_.max_nodes / 8 * 3 ? lim_.max_nodes : budget / 3 * 8);
     const place_result t = place_searcher({p_.ranges, p_.extents, pins, p_.fixed}, narrow_layout(narrow_), lim).run();
-    r.nodes += t.nodes;
+    narrow_spent_ += t.nodes;
     if (t.status != search_status::found) return false;
     r.status = search_status::found;
     r.placements.assign(n_, std::nullopt);
@@ -936,7 +943,8 @@ class place_searcher {
   node_id last_id_ = ~node_id{0};
   bool has_last_ = false;
   std::size_t placed_count_ = 0;
-  std::uint64_t narrow_ = 0;  // narrow_turn's width (0: not computed yet)
+  std::uint64_t narrow_ = 0;        // narrow_turn's width (0: not computed yet)
+  std::uint64_t narrow_spent_ = 0;  // the narrow turns' nodes (added to the answer's count at the end)
 };
 
 }  // namespace detail
