@@ -1462,7 +1462,7 @@ TEST_CASE("time sweep: no pruning rule refutes the planted placement's path") {
 }
 
 // search_limits::narrow_turns (place_searcher::narrow_turn): planted kernels by sweep, placed at their own
-// width within the budget, were given up on in a memory 1 % wider (room above every placement: full
+// width within the budget, were given up on in a memory 1 % wider (SB, and each PSUM bank) (room above every placement: full
 // nowhere, so R2 asks no cell to be filled exactly). With the narrow turns the search also tries the
 // narrowest width R2 allows at the root, here the planted one, and places them again. At the planted
 // width no narrower memory passes R2, and the answer is node for node the one without the turns.
@@ -1483,6 +1483,22 @@ TEST_CASE("place_search: narrow turns, more room does not lose a placement") {
     const place_result r = place_search({t.ranges, t.ext, t.pins}, sb_wide, with);
     REQUIRE(r.status == search_status::found);
     check_valid(sb_wide, t, r);
+  }
+  // In PSUM each bank 1 % wider: the narrow memory is eight narrow banks, and its placement is mapped back
+  // bank by bank.
+  const std::uint64_t bank = trn2.psum_bank_bytes * 101 / 100 / trn2.psum_alignment * trn2.psum_alignment;
+  const psum_banks psum(trn2), psum_wide(128, trn2.psum_banks, bank, trn2.psum_alignment, false);
+  for (const std::uint64_t seed : {8, 24}) {
+    CAPTURE(seed);
+    const tiny t = planted_problem(gca::planted_sb_family::mixed, 20, seed, 0, memory_type::psum,
+                                   gca::planted_sb_construction::sweep);
+    search_limits with{20000}, without{20000};
+    without.narrow_turns = false;
+    REQUIRE(place_search({t.ranges, t.ext, t.pins}, psum, with).status == search_status::found);
+    CHECK(place_search({t.ranges, t.ext, t.pins}, psum_wide, without).status == search_status::gave_up);
+    const place_result r = place_search({t.ranges, t.ext, t.pins}, psum_wide, with);
+    REQUIRE(r.status == search_status::found);
+    check_valid(psum_wide, t, r);
   }
   const tiny t = planted_problem(gca::planted_sb_family::mixed, 40, 1, 0, memory_type::sb, gca::planted_sb_construction::sweep);
   search_limits with{40000}, without{40000};
