@@ -21,6 +21,11 @@
 // growing budgets, each resuming where it stopped. What they find is a placement; when they find nothing
 // the walk below runs on what is left of the budget; only that walk proves infeasibility.
 //
+// Narrow turns. After each round of those turns that finds nothing, the part is also searched afresh in
+// the narrowest memory in which R2 holds at the root (each segment cut to fewer bytes): the walks are at
+// their best where the busiest points are full, and more room must not lose a placement
+// (place_searcher::narrow_turn).
+//
 // Threads. With search_limits::threads of 2 or more the sweep's turn of each round after the first runs
 // on a thread of its own beside the fills' turns (place_searcher::beside), and the 1-D search's two lanes
 // race on two threads (engine/lanes.hpp). Either way the answer, the placements and the node count are
