@@ -1511,7 +1511,7 @@ TEST_CASE("place_search: narrow turns, more room does not lose a placement") {
 
 // The narrow turns map a placement in narrowed segments back (offset o in narrow segment k: k x segment +
 // o mod w) and carry pins the other way. On tiny problems with room to spare, in SB and in two PSUM banks,
-// with pins, and budgets so small that the rounds end at once and the narrow turns run: whatever is found
+// alignment 1 or 2 (banks of odd size too), with pins, and budgets so small that the rounds end at once and the narrow turns run: whatever is found
 // is valid in the full memory (checked with the geometry's own predicates) and agrees with enumeration;
 // and some answers differ from those without the turns (a narrow turn's placement was taken).
 TEST_CASE("place_search: narrow turns in banks and with pins place only validly") {
@@ -1546,8 +1546,10 @@ TEST_CASE("place_search: narrow turns in banks and with pins place only validly"
       from_narrow += o.status == search_status::found && o.placements != r.placements;
     };
     CAPTURE(it);
-    if (psum) run(psum_banks(128, 2, cap, 1, false), 2 * cap);
-    else run(scratchpad_2d(128, cap, 1), cap);
+    // Alignment 2 with an odd bank size: the second bank starts at an unaligned offset (no narrow turns).
+    const std::uint64_t align = 1 + rng() % 2;
+    if (psum) run(psum_banks(128, 2, cap, align, false), 2 * cap);
+    else run(scratchpad_2d(128, cap, align), cap);
   }
   MESSAGE(found << " found, " << from_narrow << " of them placed otherwise without the narrow turns, " << only_narrow
                 << " not at all");

@@ -400,6 +400,9 @@ class place_searcher {
   /// prepare: O(interference) plus R2 over the points).
   std::uint64_t narrowest_width() {
     const std::uint64_t a = lay_.alignment, seg = lay_.segment_bytes, top = seg / a * a;
+    // Segments that do not start at aligned offsets (a bank size no multiple of the alignment) would map
+    // an aligned narrow offset to an unaligned one: no narrow turns there.
+    if (lay_.segments > 1 && seg % a != 0) return seg;
     std::uint64_t lo = a;
     for (node_id v = 0; v < n_; ++v)
       lo = std::max(lo, (pinned(v) ? p_.pins[v]->offset % seg : 0) + p_.extents[v].bytes);
