@@ -1870,21 +1870,10 @@ search_result filler_turns(std::span<const extent> extents, std::span<const inte
   return out;
 }
 
-/// The most bytes live at once: the largest sum of sizes over the nodes whose lifetimes hold one point
-/// (lifetimes are half-open, so one that ends where another begins does not meet it).
+/// The most bytes live at once (max_live_sum, liveness/interval.hpp) of nodes with these sizes and lifetimes.
 template <class = void>
 std::uint64_t max_live_bytes(std::span<const extent> extents, std::span<const interval> lifetimes) {
-  std::vector<std::pair<program_point, std::int64_t>> events;  // (point, +size at a begin, -size at an end)
-  events.reserve(2 * lifetimes.size());
-  for (std::size_t v = 0; v < lifetimes.size(); ++v) {
-    if (lifetimes[v].empty()) continue;
-    events.emplace_back(lifetimes[v].begin, static_cast<std::int64_t>(extents[v].bytes));
-    events.emplace_back(lifetimes[v].end, -static_cast<std::int64_t>(extents[v].bytes));
-  }
-  std::sort(events.begin(), events.end());  // at one point the ends (negative) come first
-  std::int64_t live = 0, most = 0;
-  for (const auto& e : events) most = std::max(most, live += e.second);
-  return static_cast<std::uint64_t>(most);
+  return max_live_sum(lifetimes.size(), [&](std::size_t v) { return lifetimes[v]; }, [&](std::size_t v) { return extents[v].bytes; });
 }
 
 /// The search at one capacity (search_placement without its max-live turn).

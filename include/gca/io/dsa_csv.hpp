@@ -161,30 +161,9 @@ live_range_table to_live_ranges(const dsa_problem& p) {
 /// The largest total size alive at one point: a lower bound on the peak of any solution.
 template <class = void>
 std::uint64_t max_live(const dsa_problem& p) {
-  struct event {
-    program_point at;
-    bool starts;  // false sorts first: a buffer ending at t is dead before one starting at t is alive
-    std::uint64_t size;
-  };
-  std::vector<event> ev;
-  ev.reserve(2 * p.buffers.size());
-  for (const dsa_buffer& b : p.buffers) {
-    ev.push_back({b.lower, true, b.size});
-    ev.push_back({b.upper, false, b.size});
-  }
-  std::sort(ev.begin(), ev.end(), [](const event& a, const event& b) {
-    return a.at != b.at ? a.at < b.at : a.starts < b.starts;
-  });
-  std::uint64_t live = 0, best = 0;
-  for (const event& e : ev) {
-    if (e.starts) {
-      live += e.size;
-      best = std::max(best, live);
-    } else {
-      live -= e.size;
-    }
-  }
-  return best;
+  return max_live_sum(
+      p.buffers.size(), [&](std::size_t i) { return interval{p.buffers[i].lower, p.buffers[i].upper}; },
+      [&](std::size_t i) { return p.buffers[i].size; });
 }
 
 /// Writes `id,lower,upper,size,offset` rows in input order (with the header).
