@@ -168,8 +168,11 @@ namespace detail {
 template <class = void>
 class place_searcher {
  public:
-  place_searcher(const place_problem& p, const rect_layout& lay, const search_limits& lim)
-      : p_(p), lay_(lay), lim_(lim), n_(p.ranges.num_nodes()) {
+  /// `shared`: the interference graph of `p` when the caller has built it (the narrow turns: the same
+  /// ranges and fixed flags), else it is built here.
+  place_searcher(const place_problem& p, const rect_layout& lay, const search_limits& lim,
+                 const interference_graph* shared = nullptr)
+      : p_(p), lay_(lay), lim_(lim), n_(p.ranges.num_nodes()), shared_(shared) {
     if (p.extents.size() != n_ || (!p.pins.empty() && p.pins.size() != n_) || (!p.fixed.empty() && p.fixed.size() != n_))
       throw input_error("place_search: extents, pins and fixed must have one entry per node");
   }
@@ -226,7 +229,7 @@ class place_searcher {
     so.deadline = lim_.deadline;
     so.node_limit = std::max<std::uint64_t>(1, lim_.max_nodes / 2);
     so.threads = lim_.threads;  // the lanes' race: the same answer on two threads (engine/lanes.hpp)
-    const search_result s = search_placement(graph_, bytes, life, linear_dram(lay_.capacity(), lay_.alignment), so);
+    const search_result s = search_placement(graph(), bytes, life, linear_dram(lay_.capacity(), lay_.alignment), so);
     r.nodes += s.stats.nodes;
     r.status = s.status;
     if (s.status == search_status::found) {
@@ -272,10 +275,10 @@ class place_searcher {
         if (p_.pins[v]) flipped[v] = reflect(*p_.pins[v], p_.extents[v]);
     }
     auto filler = [&](std::span<const std::optional<placement>> pins) {
-      return skyline_filler(p_.ranges, p_.extents, pins, graph_, lay_, reach_, cmin_, lim_.flush_first, lim_.free_cuts);
+      return skyline_filler(p_.ranges, p_.extents, pins, graph(), lay_, reach_, cmin_, lim_.flush_first, lim_.free_cuts);
     };
     skyline_filler up = filler(p_.pins), down = filler(p_.pins.empty() ? std::span<const std::optional<placement>>{} : flipped);
-    time_sweeper sweep(p_.ranges, p_.extents, p_.pins, graph_, lay_);
+    time_sweeper sweep(p_.ranges, p_.extents, p_.pins, graph(), lay_);
     std::array<std::uint64_t, 3> spent{}, counted{};  // each walk's own nodes, and how many of them r has
     // A walk's turn ended with `got`: its nodes go to r, and its placement, if any, is the answer.
     auto take = [&](std::size_t k, const std::optional<std::vector<placement>>& got, bool reflected) {
@@ -368,8 +371,8 @@ class place_searcher {
     const std::vector<std::optional<placement>> pins = *narrow_pins(narrow_);
     search_limits lim = lim_;
     lim.narrow_turns = false;
-    lim.max_nodes = std::min(lim_.max_nodes, budget > lim_.max_nodes / 8 * 3 ? lim_.max_nodes : budget / 3 * 8);
-    const place_result t = place_searcher({p_.ranges, p_.extents, pins, p_.fixed}, narrow_layout(narrow_), lim).run();
+    lim.max_nodes = budget > lim_.max_nodes / 8 * 3 ? lim_.max_nodes : budget / 3 * 8;  // the latter <= max_nodes
+    const place_result t = place_searcher({p_.ranges, p_.extents, pins, p_.fixed}, narrow_layout(narrow_), lim, &graph()).run();
     narrow_spent_ += t.nodes;
     if (t.status != search_status::found) return false;
     r.status = search_status::found;
@@ -397,7 +400,8 @@ class place_searcher {
   /// root's checks (prepare, and R2 at every point: bands_fit); the segment's width when none does. R2
   /// holds at w' > w when it holds at w (a gap only grows, and so does its best subset sum; the pins keep
   /// their offsets), so the least such w is found by bisection, each probe one root check (a searcher's
-  /// prepare: O(interference) plus R2 over the points).
+  /// prepare on this searcher's interference graph, which every narrow searcher shares, and R2 over the
+  /// points).
   std::uint64_t narrowest_width() {
     const std::uint64_t a = lay_.alignment, seg = lay_.segment_bytes, top = seg / a * a;
     // Segments that do not start at aligned offsets (a bank size no multiple of the alignment) would map
@@ -420,7 +424,7 @@ class place_searcher {
     const auto pins = narrow_pins(w);
     if (!pins) return false;
     const place_problem q{p_.ranges, p_.extents, *pins, p_.fixed};  // the searcher keeps a reference
-    place_searcher s(q, narrow_layout(w), lim_);
+    place_searcher s(q, narrow_layout(w), lim_, &graph());
     place_result ignored;
     return s.prepare(ignored) && s.bands_fit();
   }
@@ -431,12 +435,11 @@ class place_searcher {
       const extent& e = p_.extents[v];
       const placement& at = *r.placements[v];
       if (!legal(e, at)) throw std::logic_error("place_search: a narrow turn placed node " + std::to_string(v) + " illegally");
-      for (node_id u : graph_.neighbors(v)) {
+      for (node_id u : graph().neighbors(v)) {
         if (u < v) continue;
         const placement& b = *r.placements[u];
         const extent& f = p_.extents[u];
-        if (at.partition < b.partition + f.partitions && b.partition < at.partition + e.partitions &&
-            at.offset < b.offset + f.bytes && b.offset < at.offset + e.bytes)
+        if (partitions_overlap(e, at, f, b) && bytes_overlap(e, at, f, b))
           throw std::logic_error("place_search: a narrow turn placed nodes " + std::to_string(v) + " and " +
                                  std::to_string(u) + " on each other");
       }
@@ -515,7 +518,7 @@ class place_searcher {
 
   /// Graph, pins, the points of R2, twins (R3). False (with r.proof) when the root is infeasible.
   bool prepare(place_result& r) {
-    graph_ = build_interference(p_.ranges, p_.fixed);
+    if (!shared_) own_graph_ = build_interference(p_.ranges, p_.fixed);
     placed_.assign(n_, 0);
     part_.assign(n_, 0);
     off_.assign(n_, 0);
@@ -540,7 +543,7 @@ class place_searcher {
     }
     for (node_id v = 0; v < n_; ++v)
       if (pinned(v))
-        for (node_id u : graph_.neighbors(v))
+        for (node_id u : graph().neighbors(v))
           if (u < v && pinned(u) && share_rows(v, part_[v], u) && off_[v] < off_[u] + p_.extents[u].bytes &&
               off_[u] < off_[v] + p_.extents[v].bytes) {
             r.proof = "pinned nodes " + std::to_string(u) + " and " + std::to_string(v) + " overlap while both live";
@@ -599,6 +602,7 @@ class place_searcher {
     return false;
   }
 
+  const interference_graph& graph() const { return shared_ ? *shared_ : own_graph_; }
   partition_starts starts(node_id v) const { return allowed_partition_starts(p_.extents[v].partitions, lay_.partitions); }
 
   /// The lowest free aligned offset >= lo for v at start partition `pv`, given the placed nodes (none: no
@@ -610,7 +614,7 @@ class place_searcher {
       if (d.hi >= lo) domain_.push_back({std::max(d.lo, lo), d.hi});
     if (domain_.empty()) return none;
     blocked_.clear();
-    for (node_id u : graph_.neighbors(v))
+    for (node_id u : graph().neighbors(v))
       if (placed_[u] && share_rows(v, pv, u)) blocked_.push_back(blocked_starts(e.bytes, off_[u], p_.extents[u].bytes));
     const auto c = pick_start(domain_, blocked_, e.bytes, lay_.alignment, select_heuristic::first_fit);
     return c ? c->start : none;
@@ -636,7 +640,7 @@ class place_searcher {
   }
 
   void touch_neighbors(node_id v) {
-    for (node_id u : graph_.neighbors(v)) {
+    for (node_id u : graph().neighbors(v)) {
       dirty_[u] = 1;
       std::fill(free_dirty_.begin() + u * 4, free_dirty_.begin() + u * 4 + 4, 1);
     }
@@ -764,7 +768,7 @@ class place_searcher {
     free_dirty_[v * 4 + k] = 0;
     const extent& e = p_.extents[v];
     blocked_.clear();
-    for (node_id u : graph_.neighbors(v))
+    for (node_id u : graph().neighbors(v))
       if (placed_[u] && share_rows(v, pv, u)) blocked_.push_back(blocked_starts(e.bytes, off_[u], p_.extents[u].bytes));
     merge_ranges(blocked_);
     out.clear();
@@ -926,7 +930,8 @@ class place_searcher {
   rect_layout lay_;
   search_limits lim_;
   std::size_t n_;
-  interference_graph graph_;
+  const interference_graph* shared_;  // the caller's graph of the problem, if any (graph())
+  interference_graph own_graph_;       // else the one prepare builds
   std::vector<node_id> free_;
   std::vector<std::uint8_t> placed_;
   std::vector<std::uint32_t> part_;
