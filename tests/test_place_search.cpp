@@ -42,6 +42,16 @@ struct tiny {
   }
 };
 
+/// Adds to t a node born at a point below `births`, live for 1..3 points, of the extent `draw_extent()`
+/// gives. The draws come in one order (birth, extent, length) on every compiler, which a node's
+/// interval and extent drawn inside one call's arguments would not guarantee.
+template <class DrawExtent>
+void add_random_node(tiny& t, std::mt19937_64& rng, program_point births, DrawExtent&& draw_extent) {
+  const program_point b = static_cast<program_point>(rng() % births);
+  const extent e = draw_extent();
+  t.add({b, b + 1 + static_cast<program_point>(rng() % 3)}, e);
+}
+
 /// The time sweep alone on t (engine/place_sweep.hpp) within `budget` nodes, counted on from `nodes`.
 std::optional<std::vector<placement>> sweep_alone(const tiny& t, const rect_layout& lay, std::uint64_t budget,
                                                   std::uint64_t& nodes) {
@@ -219,8 +229,7 @@ TEST_CASE("place_search: agrees with exhaustive enumeration on random tiny probl
     tiny t;
     const int n = 4 + static_cast<int>(rng() % 4);
     for (int k = 0; k < n; ++k) {
-      const program_point b = static_cast<program_point>(rng() % 4);
-      t.add({b, b + 1 + static_cast<program_point>(rng() % 3)}, {parts[rng() % 5], 1 + rng() % (cap / 2)});
+      add_random_node(t, rng, 4, [&] { return extent{parts[rng() % 5], 1 + rng() % (cap / 2)}; });
     }
     const int pins = 2 + static_cast<int>(rng() % 2);
     for (int k = 0; k < pins; ++k) {
@@ -252,8 +261,7 @@ TEST_CASE("watchdog: a caller's deadline stops the placement search inside its n
     std::mt19937_64 rng(seed);
     tiny t;
     for (int k = 0; k < 16; ++k) {
-      const program_point b = static_cast<program_point>(rng() % 5);
-      t.add({b, b + 1 + static_cast<program_point>(rng() % 3)}, {parts[rng() % 7], 10 + rng() % 51});
+      add_random_node(t, rng, 5, [&] { return extent{parts[rng() % 7], 10 + rng() % 51}; });
     }
     const place_result r = place_search({t.ranges, t.ext, t.pins}, sb, search_limits{200000});
     if (r.nodes < 1024) continue;
@@ -277,9 +285,7 @@ TEST_CASE("place_search: agrees with exhaustive enumeration on random tiny probl
     tiny t;
     const int n = 2 + static_cast<int>(rng() % 5);
     for (int k = 0; k < n; ++k) {
-      const program_point b = static_cast<program_point>(rng() % 4);
-      const extent e{parts[rng() % 6], 1 + rng() % (cap / 2 + 1)};
-      t.add({b, b + 1 + static_cast<program_point>(rng() % 3)}, e);
+      add_random_node(t, rng, 4, [&] { return extent{parts[rng() % 6], 1 + rng() % (cap / 2 + 1)}; });
     }
     auto run = [&](const auto& g, std::uint64_t capacity) {
       // Pin a node now and then at one of its legal positions.
@@ -814,8 +820,7 @@ TEST_CASE("place_search: whole-width problems go to the 1-D search, and agree wi
     tiny t;
     const int n = 2 + static_cast<int>(rng() % 5);
     for (int k = 0; k < n; ++k) {
-      const program_point b = static_cast<program_point>(rng() % 4);
-      t.add({b, b + 1 + static_cast<program_point>(rng() % 3)}, extent{97 + static_cast<std::uint32_t>(rng() % 32), 1 + rng() % (cap / 2 + 1)});
+      add_random_node(t, rng, 4, [&] { return extent{97 + static_cast<std::uint32_t>(rng() % 32), 1 + rng() % (cap / 2 + 1)}; });
     }
     const scratchpad_2d sb(128, cap, align);
     CAPTURE(it);
@@ -1524,8 +1529,7 @@ TEST_CASE("place_search: narrow turns in banks and with pins place only validly"
     tiny t;
     const int n = 3 + static_cast<int>(rng() % 4);
     for (int k = 0; k < n; ++k) {
-      const program_point b = static_cast<program_point>(rng() % 3);
-      t.add({b, b + 1 + static_cast<program_point>(rng() % 3)}, {parts[rng() % 4], 1 + rng() % (cap / 3)});
+      add_random_node(t, rng, 3, [&] { return extent{parts[rng() % 4], 1 + rng() % (cap / 3)}; });
     }
     auto run = [&](const auto& g, std::uint64_t capacity) {
       if (rng() % 2 == 0) {
