@@ -486,12 +486,14 @@ namespace {
 /// ones at their planted place.
 tiny planted_problem(gca::planted_sb_family family, std::size_t tensors, std::uint64_t seed, double pins,
                      memory_type memory = memory_type::sb,
-                     gca::planted_sb_construction construction = gca::planted_sb_construction::epochs) {
+                     gca::planted_sb_construction construction = gca::planted_sb_construction::epochs,
+                     double holes = 0) {
   gca::planted_sb_options o;
   o.tensors = tensors;
   o.seed = seed;
   o.family = family;
   o.pins = pins;
+  o.holes = holes;
   o.memory = memory;
   o.construction = construction;
   const gca::planted_sb p = gca::make_planted_sb(o);
@@ -1481,6 +1483,7 @@ TEST_CASE("place_search: narrow turns, more room does not lose a placement") {
                                    gca::planted_sb_construction::sweep);
     search_limits with{40000}, without{40000};
     without.narrow_turns = false;
+    without.filler_turns = false;  // room at every birth: fillers apply too (and place seeds 9 and 25)
     const place_result own = place_search({t.ranges, t.ext, t.pins}, sb, with);
     REQUIRE(own.status == search_status::found);
     check_valid(sb, t, own);
@@ -1499,6 +1502,7 @@ TEST_CASE("place_search: narrow turns, more room does not lose a placement") {
                                    gca::planted_sb_construction::sweep);
     search_limits with{20000}, without{20000};
     without.narrow_turns = false;
+    without.filler_turns = false;
     REQUIRE(place_search({t.ranges, t.ext, t.pins}, psum, with).status == search_status::found);
     CHECK(place_search({t.ranges, t.ext, t.pins}, psum_wide, without).status == search_status::gave_up);
     const place_result r = place_search({t.ranges, t.ext, t.pins}, psum_wide, with);
@@ -1515,11 +1519,11 @@ TEST_CASE("place_search: narrow turns, more room does not lose a placement") {
 }
 
 // The narrow turns map a placement in narrowed segments back (offset o in narrow segment k: k x segment +
-// o mod w) and carry pins the other way. On tiny problems with room to spare, in SB and in two PSUM banks,
+// o mod w) and carry pins the other way; the filler turns drop their fillers. On tiny problems with room to spare, in SB and in two PSUM banks,
 // alignment 1 or 2 (banks of odd size too), with pins, and budgets so small that the rounds end at once and the narrow turns run: whatever is found
 // is valid in the full memory (checked with the geometry's own predicates) and agrees with enumeration;
-// and some answers differ from those without the turns (a narrow turn's placement was taken).
-TEST_CASE("place_search: narrow turns in banks and with pins place only validly") {
+// and some answers differ from those without the turns (a narrow or filler turn's placement was taken).
+TEST_CASE("place_search: narrow and filler turns in banks and with pins place only validly") {
   std::mt19937_64 rng(47);
   int found = 0, only_narrow = 0, from_narrow = 0;
   const std::uint32_t parts[] = {16, 32, 64, 128};
@@ -1540,6 +1544,7 @@ TEST_CASE("place_search: narrow turns in banks and with pins place only validly"
       const std::uint64_t budget = 4 + rng() % 12;
       search_limits with{budget}, without{budget};
       without.narrow_turns = false;
+      without.filler_turns = false;
       const place_result r = place_search({t.ranges, t.ext, t.pins}, g, with);
       if (r.status != search_status::found) return;
       ++found;
@@ -1555,8 +1560,81 @@ TEST_CASE("place_search: narrow turns in banks and with pins place only validly"
     if (psum) run(psum_banks(128, 2, cap, align, false), 2 * cap);
     else run(scratchpad_2d(128, cap, align), cap);
   }
-  MESSAGE(found << " found, " << from_narrow << " of them placed otherwise without the narrow turns, " << only_narrow
+  MESSAGE(found << " found, " << from_narrow << " of them placed otherwise without the turns, " << only_narrow
                 << " not at all");
   CHECK(found > 100);
   CHECK(from_narrow + only_narrow > 10);
+}
+
+// detail::rect_fillers (engine/rect_completion.hpp), by hand. Memory of 4 quarters x 8 bytes (area 32),
+// alignment 1; births at 0 and 2. A: 128 partitions x 4 bytes [0, 4) (area 16); B: 32 x 8 [0, 4) (8);
+// D: 32 x 4 [2, 4) (4). Free area at birth 0: 8, at birth 2: 4. The split order: filler F (8) born at
+// birth 0; at birth 2 the shrink of 4 ends no filler whole, so F gives 4 from its birth on, [0, 2), and
+// keeps 4 with its birth, up to one past the last birth, [0, 3) (no filler after the last birth, though D
+// lives on to 4). Two pieces each: one-quarter pieces of 2 bytes.
+TEST_CASE("rect_fillers: the free area at each birth as one-quarter pieces") {
+  live_range_table r;
+  r.add(interval{0, 4});
+  r.add(interval{0, 4});
+  r.add(interval{2, 4});
+  const std::vector<std::uint64_t> area{16, 8, 4};
+  const rect_layout lay{128, 1, 8, 1};
+  const auto f = detail::rect_fillers(r, area, lay, 4, 2, 100);
+  REQUIRE(f.has_value());
+  CHECK(f->life == std::vector<interval>{{0, 2}, {0, 2}, {0, 3}, {0, 3}});
+  CHECK(f->extents == std::vector<extent>{{32, 2}, {32, 2}, {32, 2}, {32, 2}});
+  // Four pieces of a 4-byte filler: 1 byte each; three pieces: 2, 1, 1 (as even as the alignment allows).
+  const auto four = detail::rect_fillers(r, area, lay, 4, 4, 100), three = detail::rect_fillers(r, area, lay, 4, 3, 100);
+  REQUIRE(four.has_value());
+  REQUIRE(three.has_value());
+  CHECK(four->extents == std::vector<extent>(8, extent{32, 1}));
+  CHECK(three->extents == std::vector<extent>{{32, 2}, {32, 1}, {32, 1}, {32, 2}, {32, 1}, {32, 1}});
+  // More pieces than allowed, and a problem full at every birth (D as wide as B): no fillers.
+  CHECK_FALSE(detail::rect_fillers(r, area, lay, 4, 2, 3).has_value());
+  live_range_table full;
+  full.add(interval{0, 4});
+  full.add(interval{0, 2});
+  full.add(interval{0, 4});
+  full.add(interval{2, 4});
+  CHECK_FALSE(detail::rect_fillers(full, std::vector<std::uint64_t>{16, 8, 8, 8}, lay, 4, 2, 100).has_value());
+  // A piece is never wider than a segment: in two banks of 3 bytes (area 24), X [0, 2) of area 12 and Y
+  // [1, 2) of 4 leave 12 free at birth 0 and 8 at birth 1: fillers of 4 ([0, 1)) and 8 ([0, 2)), which at
+  // one piece wanted are cut into two (2, 2) and three (3, 3, 2).
+  const rect_layout banks{128, 1, 3, 2};
+  live_range_table one;
+  one.add(interval{0, 2});
+  one.add(interval{1, 2});
+  const auto cut = detail::rect_fillers(one, std::vector<std::uint64_t>{12, 4}, banks, 4, 1, 100);
+  REQUIRE(cut.has_value());
+  CHECK(cut->life == std::vector<interval>{{0, 1}, {0, 1}, {0, 2}, {0, 2}, {0, 2}});
+  CHECK(cut->extents == std::vector<extent>{{32, 2}, {32, 2}, {32, 3}, {32, 3}, {32, 2}});
+}
+
+// search_limits::filler_turns (place_searcher::filler_turns): planted SB kernels by sweep with a tenth of
+// their tensors removed (free space scattered through the busiest points) that the search gives up on
+// within its budget without the turns, and places with them; the placement, without the fillers, is
+// valid. A kernel full at every birth has no fillers: the answer is node for node the one without.
+TEST_CASE("place_search: filler turns place kernels with holes") {
+  const scratchpad_2d sb(trn2);
+  for (const std::pair<std::size_t, std::uint64_t>& kernel : {std::pair<std::size_t, std::uint64_t>{20, 25}, {40, 4}}) {
+    const std::size_t tensors = kernel.first;
+    const std::uint64_t seed = kernel.second;
+    CAPTURE(tensors);
+    CAPTURE(seed);
+    const tiny t = planted_problem(gca::planted_sb_family::mixed, tensors, seed, 0, memory_type::sb,
+                                   gca::planted_sb_construction::sweep, 0.1);
+    search_limits with{20000}, without{20000};
+    without.filler_turns = false;
+    CHECK(place_search({t.ranges, t.ext, t.pins}, sb, without).status == search_status::gave_up);
+    const place_result r = place_search({t.ranges, t.ext, t.pins}, sb, with);
+    REQUIRE(r.status == search_status::found);
+    check_valid(sb, t, r);
+  }
+  const tiny t = planted_problem(gca::planted_sb_family::mixed, 40, 1, 0, memory_type::sb, gca::planted_sb_construction::sweep);
+  search_limits with{40000}, without{40000};
+  without.filler_turns = false;
+  const place_result a = place_search({t.ranges, t.ext, t.pins}, sb, with), b = place_search({t.ranges, t.ext, t.pins}, sb, without);
+  CHECK(a.status == b.status);
+  CHECK(a.nodes == b.nodes);
+  CHECK(a.placements == b.placements);
 }

@@ -965,6 +965,9 @@ TEST_CASE("fillers: the free bytes as rectangles that make the memory full at ev
   CHECK(fillers(filler_order::newest) == std::vector<filler>{{0, 3, 3}, {1, 2, 2}, {2, 3, 1}});
   CHECK(fillers(filler_order::oldest) == std::vector<filler>{{0, 2, 3}, {1, 3, 2}, {2, 3, 2}});
   CHECK(fillers(filler_order::whole) == fillers(filler_order::newest));  // at 2 nothing dies whole: newest cut
+  // Split: at 2 nothing dies whole, so B gives the byte from its birth on ([1, 2)) and keeps the other
+  // with its birth; at 3 A and then what is left of B die whole.
+  CHECK(fillers(filler_order::split) == std::vector<filler>{{0, 3, 3}, {1, 2, 1}, {1, 3, 1}});
   {
     // Capacity 10; x [0, 5) 5 bytes, y [0, 1) 3, u [0, 2) 1, z [3, 5) 3, w [4, 5) 2: free 1, 4, 5, 2, 0 on
     // [0, 1) ... [4, 5). Fillers A (1 byte) born at 0, B (3) at 1, C (1) at 2; at 3 three bytes go, at
@@ -983,6 +986,7 @@ TEST_CASE("fillers: the free bytes as rectangles that make the memory full at ev
     CHECK(fill2(filler_order::whole) == std::vector<filler>{{0, 4, 1}, {1, 3, 3}, {2, 4, 1}});
     CHECK(fill2(filler_order::newest) == std::vector<filler>{{0, 4, 1}, {1, 3, 3}, {2, 3, 1}, {3, 4, 1}});
     CHECK(fill2(filler_order::oldest) == std::vector<filler>{{0, 3, 1}, {1, 3, 3}, {2, 4, 1}, {3, 4, 1}});
+    CHECK(fill2(filler_order::split) == fill2(filler_order::whole));  // every shrink takes whole ones
   }
   CHECK_FALSE(detail::full_completion(life, bytes, 9, 1, filler_order::newest));  // [3, 4) holds 10
   CHECK_FALSE(detail::full_completion(life, bytes, 10, 2, filler_order::newest));  // 3 free: no multiple of 2
@@ -1003,7 +1007,7 @@ TEST_CASE("fillers: the free bytes as rectangles that make the memory full at ev
       b.push_back(align * (1 + rng() % 4));
     }
     const std::uint64_t cap = align * (4 + rng() % 12);
-    for (filler_order order : {filler_order::newest, filler_order::oldest, filler_order::whole}) {
+    for (filler_order order : {filler_order::newest, filler_order::oldest, filler_order::whole, filler_order::split}) {
       const auto c = detail::full_completion(l, b, cap, align, order);
       if (!c) continue;
       ++completed;

@@ -20,14 +20,22 @@
 // born; where it shrinks, fillers die, the newest first (`newest`) or the oldest first (`oldest`), and the
 // one cut through is reborn with what is left; or whole ones first (`whole`): the largest filler that
 // the shrink can take whole dies, as long as there is one, and only then is the newest cut. Three
-// orders, three guesses; none places all that another does (measured; filler_turns says how the search
-// shares its turns among them).
+// orders, three guesses for the 1-D search; none places all that another does (measured; filler_turns
+// says how the search shares its turns among them). A fourth, `split`, below.
 // Why `whole`: where the free space is what buffers taken out of a tiling left (planted problems below
 // 100 %), a shrink is often one such buffer ending, and a filler that dies whole there has its shape:
 // the completion is then more often the tiling the problem was cut from, which has a placement. On
 // planted `uniform` problems of ~300 buffers at 98 %, the skyline search and the hand-off search given
 // the whole-first completion placed 9 of 10 within 0.5 s, given the newest-first one 6
 // (docs/PERFORMANCE.md section 1, "Whole fillers first", seeds 9801-9810).
+// `split` (the rectangle memories' filler turns, engine/rect_completion.hpp): whole ones first as in
+// `whole`, then the newest gives the rest of the shrink from its own birth on, and what is left of it
+// keeps that birth. Free space that stays free keeps its place, so of a filler cut through, the part
+// that goes on was there since the filler's birth; `whole` and `newest` instead end the whole filler and
+// start a new one with the rest, a filler whose shape changes where nothing in the problem does. (Over
+// planted SB kernels with holes whose removed tensors are known, seeds 1911-1920, `split` at the births
+// gives back the removed tensors' lives where `whole` cut them: docs/PERFORMANCE.md section 10, "2-D
+// fillers".)
 // Cost: O(n log n) for n buffers with `newest` and `oldest`, at most one filler born per end point;
 // `whole` scans the live fillers at each shrink: O(n f) for at most f fillers live at once.
 #pragma once
@@ -47,7 +55,7 @@
 namespace gca::detail {
 
 /// Which fillers die first where the free space shrinks.
-enum class filler_order : std::uint8_t { newest, oldest, whole };
+enum class filler_order : std::uint8_t { newest, oldest, whole, split };
 
 /// A problem with its fillers: the original buffers first (same indices), then the fillers.
 struct completed_problem {
@@ -85,7 +93,7 @@ std::optional<completed_problem> full_completion(std::span<const interval> life,
     if (want % align != 0) return std::nullopt;
     if (want > free) alive.emplace_back(t, want - free);
     for (std::uint64_t cut = free > want ? free - want : 0; cut > 0;) {
-      if (order == filler_order::whole) {  // the largest that dies whole (the newest of equals), if any
+      if (order == filler_order::whole || order == filler_order::split) {  // the largest that dies whole (the newest of equals), if any
         std::size_t pick = alive.size();
         for (std::size_t k = 0; k < alive.size(); ++k)
           if (alive[k].second <= cut && (pick == alive.size() || alive[k].second >= alive[pick].second)) pick = k;
@@ -95,6 +103,15 @@ std::optional<completed_problem> full_completion(std::span<const interval> life,
           alive.erase(alive.begin() + static_cast<std::ptrdiff_t>(pick));
           continue;
         }
+      }
+      if (order == filler_order::split) {  // the newest gives the cut from its birth on; the rest keeps it
+        auto& f = alive.back();
+        const std::uint64_t gone = std::min(cut, f.second);
+        end_filler(t, {f.first, gone});
+        cut -= gone;
+        f.second -= gone;
+        if (f.second == 0) alive.pop_back();
+        continue;
       }
       const bool back = order != filler_order::oldest;
       auto f = back ? alive.back() : alive.front();

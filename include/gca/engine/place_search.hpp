@@ -26,6 +26,10 @@
 // their best where the busiest points are full, and more room must not lose a placement
 // (place_searcher::narrow_turn).
 //
+// Filler turns. Where some births have free area, the sweep also runs, in turns of its own, on the part
+// completed with filler blocks that make every birth full (engine/rect_completion.hpp), three guesses of
+// their shapes, each resuming where it stopped (place_searcher::filler_turns).
+//
 // Threads. With search_limits::threads of 2 or more the sweep's turn of each round after the first runs
 // on a thread of its own beside the fills' turns (place_searcher::beside), and the 1-D search's two lanes
 // race on two threads (engine/lanes.hpp). Either way the answer, the placements and the node count are
@@ -107,6 +111,7 @@
 #include <iterator>
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <optional>
 #include <span>
 #include <stdexcept>
@@ -119,6 +124,7 @@
 #include <gca/geometry/detail/start_search.hpp>
 #include <gca/engine/place_fill.hpp>
 #include <gca/engine/place_sweep.hpp>
+#include <gca/engine/rect_completion.hpp>
 #include <gca/engine/search.hpp>
 #include <gca/engine/search_status.hpp>
 #include <gca/geometry/linear_dram.hpp>
@@ -144,6 +150,9 @@ struct search_limits {
   // Where the root bound (R2) leaves the memory room to spare, take turns in a narrower memory too: the
   // narrowest in which R2 holds at the root (place_searcher::narrow_turn).
   bool narrow_turns = true;
+  // Where some birth has free area, take turns with the time sweep on the part made full at every birth by
+  // filler blocks (engine/rect_completion.hpp; place_searcher::filler_turns).
+  bool filler_turns = true;
 };
 
 /// One space's nodes. Non-owning; every span has one entry per node of `ranges` (pins and fixed may be
@@ -188,11 +197,11 @@ class place_searcher {
       return r;
     }
     if ((lim_.fill || lim_.sweep) && free_.size() > 1 && fill_and_sweep(r)) {
-      r.nodes += narrow_spent_;
+      r.nodes += turns_spent_;
       return r;
     }
     r.status = search(r);
-    r.nodes += narrow_spent_;  // counted after the canonical walk, whose budget they leave whole (narrow_turn)
+    r.nodes += turns_spent_;  // counted after the canonical walk, whose budget they leave whole (narrow_turn)
     if (r.status == search_status::found) {
       r.placements.assign(n_, std::nullopt);
       for (node_id v = 0; v < n_; ++v) r.placements[v] = placement{part_[v], off_[v]};
@@ -307,7 +316,7 @@ class place_searcher {
         if (fills(f)) return true;
         if (w > 0 && step(sweep, 2, w, false)) return true;
       }
-      if (narrow_turn(r, b)) return true;
+      if (narrow_turn(r, b) || filler_turns(r, w)) return true;
       if ((b >= fill_share && b >= sweep_share) || std::chrono::steady_clock::now() > lim_.deadline) return false;
     }
   }
@@ -372,8 +381,9 @@ class place_searcher {
     search_limits lim = lim_;
     lim.narrow_turns = false;
     lim.max_nodes = budget > lim_.max_nodes / 8 * 3 ? lim_.max_nodes : budget / 3 * 8;  // the latter <= max_nodes
+    lim.filler_turns = false;
     const place_result t = place_searcher({p_.ranges, p_.extents, pins, p_.fixed}, narrow_layout(narrow_), lim, &graph()).run();
-    narrow_spent_ += t.nodes;
+    turns_spent_ += t.nodes;
     if (t.status != search_status::found) return false;
     r.status = search_status::found;
     r.placements.assign(n_, std::nullopt);
@@ -383,6 +393,72 @@ class place_searcher {
     }
     check_placement(r);
     return true;
+  }
+  /// Filler turns: the time sweep on the part completed with fillers (engine/rect_completion.hpp says
+  /// why and how), one sweep per guess of the fillers' shapes (pieces of a filler: 4, 12, 2), the guesses
+  /// sharing the round's sweep budget in equal parts, each resuming where it stopped (time_sweeper::run),
+  /// so a guess placed within n nodes is placed after about 3 n of the guesses' nodes, and a part given
+  /// up on costs 3/8 of its budget more. (Each guess on the whole sweep budget placed one kernel more of
+  /// the 40 of docs/PERFORMANCE.md section 10, "2-D fillers", and cost three times as much; the budget is
+  /// shared by the parts of a problem, so it starved later parts: a test of spilled kernels refused one.) Only the sweep, not the fills or the
+  /// canonical walk: on planted SB kernels with holes (seeds 1911-1920, 40 and 60 tensors) the sweep
+  /// alone placed all but 2 of the 45 completions the whole search placed, and a completion proves
+  /// nothing. What a guess places, without its
+  /// fillers, is a placement of the part (checked). Their nodes are counted in the answer, not against
+  /// the canonical walk's budget, as the narrow turns'. Off in the narrow searches (their memory has no
+  /// room to spare at the busiest points) and where no birth has free area.
+  bool filler_turns(place_result& r, std::uint64_t budget) {
+    if (!lim_.filler_turns || budget == 0) return false;
+    if (!filled_built_) build_filled();
+    for (const std::unique_ptr<filled_part>& f : filled_) {
+      const std::uint64_t before = f->spent;
+      const std::optional<std::vector<placement>> got = f->sweep->run(budget / filled_.size(), lim_.deadline, f->spent);
+      turns_spent_ += f->spent - before;
+      if (!got) continue;
+      r.status = search_status::found;
+      r.placements.assign(n_, std::nullopt);
+      for (node_id v = 0; v < n_; ++v) r.placements[v] = (*got)[v];
+      check_placement(r);
+      return true;
+    }
+    return false;
+  }
+  /// One guess of filler_turns: the part's nodes, then the fillers (free), and a sweep over them. Held by
+  /// pointer: the sweep keeps references to the rest.
+  struct filled_part {
+    live_range_table ranges;
+    std::vector<extent> extents;
+    std::vector<std::optional<placement>> pins;
+    std::vector<std::uint8_t> fixed;
+    interference_graph graph;
+    std::optional<time_sweeper<>> sweep;
+    std::uint64_t spent = 0;
+  };
+  /// The guesses: at most as many pieces as the part has free nodes (beyond that the sweep has more
+  /// fillers to place than nodes, the memory is mostly free space, and the narrow turns serve it better).
+  void build_filled() {
+    filled_built_ = true;
+    std::vector<std::uint64_t> area(n_);
+    for (node_id v = 0; v < n_; ++v) area[v] = p_.extents[v].bytes * cmin_[v * 16 + sets_];
+    for (const std::uint64_t pieces : {4, 12, 2}) {
+      const std::optional<rect_filler_set> add = rect_fillers(p_.ranges, area, lay_, quarters_, pieces, free_.size());
+      if (!add) continue;
+      auto f = std::make_unique<filled_part>();
+      f->ranges = p_.ranges;
+      f->extents.assign(p_.extents.begin(), p_.extents.end());
+      f->pins.assign(n_, std::nullopt);
+      if (!p_.pins.empty()) std::copy(p_.pins.begin(), p_.pins.end(), f->pins.begin());
+      if (!p_.fixed.empty()) f->fixed.assign(p_.fixed.begin(), p_.fixed.end());
+      for (std::size_t k = 0; k < add->life.size(); ++k) {
+        f->ranges.add(add->life[k]);
+        f->extents.push_back(add->extents[k]);
+        f->pins.push_back(std::nullopt);
+        if (!f->fixed.empty()) f->fixed.push_back(0);
+      }
+      f->graph = build_interference(f->ranges, f->fixed);
+      f->sweep.emplace(f->ranges, f->extents, f->pins, f->graph, lay_);
+      filled_.push_back(std::move(f));
+    }
   }
   rect_layout narrow_layout(std::uint64_t w) const { return {lay_.partitions, lay_.alignment, w, lay_.segments}; }
   /// The pins in segments cut to w bytes (same segment, same offset in it); none if one does not fit.
@@ -428,19 +504,19 @@ class place_searcher {
     place_result ignored;
     return s.prepare(ignored) && s.bands_fit();
   }
-  /// An independent check of a placement taken from elsewhere (a narrow turn): legal, and no two live
+  /// An independent check of a placement taken from elsewhere (a narrow or filler turn): legal, and no two live
   /// neighbors (not both fixed) sharing a partition and a byte.
   void check_placement(const place_result& r) const {
     for (node_id v = 0; v < n_; ++v) {
       const extent& e = p_.extents[v];
       const placement& at = *r.placements[v];
-      if (!legal(e, at)) throw std::logic_error("place_search: a narrow turn placed node " + std::to_string(v) + " illegally");
+      if (!legal(e, at)) throw std::logic_error("place_search: a narrow or filler turn placed node " + std::to_string(v) + " illegally");
       for (node_id u : graph().neighbors(v)) {
         if (u < v) continue;
         const placement& b = *r.placements[u];
         const extent& f = p_.extents[u];
         if (partitions_overlap(e, at, f, b) && bytes_overlap(e, at, f, b))
-          throw std::logic_error("place_search: a narrow turn placed nodes " + std::to_string(v) + " and " +
+          throw std::logic_error("place_search: a narrow or filler turn placed nodes " + std::to_string(v) + " and " +
                                  std::to_string(u) + " on each other");
       }
     }
@@ -957,7 +1033,9 @@ class place_searcher {
   bool has_last_ = false;
   std::size_t placed_count_ = 0;
   std::uint64_t narrow_ = 0;        // narrow_turn's width (0: not computed yet)
-  std::uint64_t narrow_spent_ = 0;  // the narrow turns' nodes (added to the answer's count at the end)
+  std::uint64_t turns_spent_ = 0;  // the narrow and filler turns' nodes (added to the answer's count at the end)
+  std::vector<std::unique_ptr<filled_part>> filled_;  // filler_turns' guesses (built on the first turn)
+  bool filled_built_ = false;
 };
 
 }  // namespace detail
