@@ -9,8 +9,9 @@
 // leave are exactly the newborns' cells) and R2 asking every cell to be filled. Kernels with free space
 // scattered through their busiest points (planted kernels by sweep with some tensors removed: the
 // "holes" of docs/PERFORMANCE.md section 10) have spare area at every birth a hole spans, the sweep must
-// guess at each of them where that space lies, and it misses half of them. Given the removed tensors back
-// as free blocks, it places every one of those kernels in about 9,000 nodes; fillers are a guess at them.
+// guess at each of them where that space lies, and the search misses half of them. Given the removed
+// tensors back as free blocks, it places all ten of one such set within 12,000 nodes each; fillers are a
+// guess at them.
 // The 1-D search met the same difficulty and answers it the same way (engine/completion.hpp).
 //
 // The guess, in three steps:
