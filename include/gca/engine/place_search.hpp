@@ -174,7 +174,7 @@ struct place_result {
 
 namespace detail {
 
-template <class = void>
+template <class Deferred = void>
 class place_searcher {
  public:
   /// `shared`: the interference graph of `p` when the caller has built it (the narrow turns: the same
@@ -431,7 +431,7 @@ class place_searcher {
     std::vector<std::optional<placement>> pins;
     std::vector<std::uint8_t> fixed;
     interference_graph graph;
-    std::optional<time_sweeper<>> sweep;
+    std::optional<time_sweeper<Deferred>> sweep;  // dependent: instantiated only with the searcher
     std::uint64_t spent = 0;
   };
   /// The guesses: at most as many pieces as the part has free nodes (beyond that the sweep has more
