@@ -1468,6 +1468,22 @@ TEST_CASE("time sweep: no pruning rule refutes the planted placement's path") {
   CHECK(paths >= 48);
 }
 
+namespace {
+/// The planted SB kernel by sweep of 40 tensors, seed 1, full at every birth at its own width, searched
+/// on 40,000 nodes with and without the turn `turn` of search_limits: node for node the same answer (no
+/// narrower width passes R2, no birth has free area, so the turn never runs).
+void same_answer_without(bool search_limits::*turn) {
+  const tiny t = planted_problem(gca::planted_sb_family::mixed, 40, 1, 0, memory_type::sb, gca::planted_sb_construction::sweep);
+  const scratchpad_2d sb(trn2);
+  search_limits with{40000}, without{40000};
+  without.*turn = false;
+  const place_result a = place_search({t.ranges, t.ext, t.pins}, sb, with), b = place_search({t.ranges, t.ext, t.pins}, sb, without);
+  CHECK(a.status == b.status);
+  CHECK(a.nodes == b.nodes);
+  CHECK(a.placements == b.placements);
+}
+}  // namespace
+
 // search_limits::narrow_turns (place_searcher::narrow_turn): planted kernels by sweep, placed at their own
 // width within the budget, were given up on in a memory 1 % wider (SB, and each PSUM bank) (room above every placement: full
 // nowhere, so R2 asks no cell to be filled exactly). With the narrow turns the search also tries the
@@ -1509,13 +1525,7 @@ TEST_CASE("place_search: narrow turns, more room does not lose a placement") {
     REQUIRE(r.status == search_status::found);
     check_valid(psum_wide, t, r);
   }
-  const tiny t = planted_problem(gca::planted_sb_family::mixed, 40, 1, 0, memory_type::sb, gca::planted_sb_construction::sweep);
-  search_limits with{40000}, without{40000};
-  without.narrow_turns = false;
-  const place_result a = place_search({t.ranges, t.ext, t.pins}, sb, with), b = place_search({t.ranges, t.ext, t.pins}, sb, without);
-  CHECK(a.status == b.status);
-  CHECK(a.nodes == b.nodes);
-  CHECK(a.placements == b.placements);
+  same_answer_without(&search_limits::narrow_turns);
 }
 
 // The narrow turns map a placement in narrowed segments back (offset o in narrow segment k: k x segment +
@@ -1630,11 +1640,5 @@ TEST_CASE("place_search: filler turns place kernels with holes") {
     REQUIRE(r.status == search_status::found);
     check_valid(sb, t, r);
   }
-  const tiny t = planted_problem(gca::planted_sb_family::mixed, 40, 1, 0, memory_type::sb, gca::planted_sb_construction::sweep);
-  search_limits with{40000}, without{40000};
-  without.filler_turns = false;
-  const place_result a = place_search({t.ranges, t.ext, t.pins}, sb, with), b = place_search({t.ranges, t.ext, t.pins}, sb, without);
-  CHECK(a.status == b.status);
-  CHECK(a.nodes == b.nodes);
-  CHECK(a.placements == b.placements);
+  same_answer_without(&search_limits::filler_turns);
 }

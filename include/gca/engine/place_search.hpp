@@ -400,13 +400,13 @@ class place_searcher {
   /// so a guess placed within n nodes is placed after about 3 n of the guesses' nodes, and a part given
   /// up on costs 3/8 of its budget more. (Each guess on the whole sweep budget placed one kernel more of
   /// the 40 of docs/PERFORMANCE.md section 10, "2-D fillers", and cost three times as much; the budget is
-  /// shared by the parts of a problem, so it starved later parts: a test of spilled kernels refused one.) Only the sweep, not the fills or the
-  /// canonical walk: on planted SB kernels with holes (seeds 1911-1920, 40 and 60 tensors) the sweep
-  /// alone placed all but 2 of the 45 completions the whole search placed, and a completion proves
-  /// nothing. What a guess places, without its
-  /// fillers, is a placement of the part (checked). Their nodes are counted in the answer, not against
-  /// the canonical walk's budget, as the narrow turns'. Off in the narrow searches (their memory has no
-  /// room to spare at the busiest points) and where no birth has free area.
+  /// shared by the parts of a problem, so it starved later parts: a test of spilled kernels refused one.)
+  /// Only the sweep, not the fills or the canonical walk: on planted SB kernels with holes (seeds
+  /// 1911-1920, 40 and 60 tensors) the sweep alone placed all but 2 of the 45 completions the whole
+  /// search placed, and a completion proves nothing. What a guess places, without its fillers, is a
+  /// placement of the part (checked). Their nodes are counted in the answer, not against the canonical
+  /// walk's budget, as the narrow turns'. Off in the narrow searches (their memory has no room to spare
+  /// at the busiest points) and where no birth has free area.
   bool filler_turns(place_result& r, std::uint64_t budget) {
     if (!lim_.filler_turns || budget == 0) return false;
     if (!filled_built_) build_filled();
