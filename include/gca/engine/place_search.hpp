@@ -165,6 +165,37 @@ struct place_problem {
   std::span<const std::uint8_t> fixed = {};
 };
 
+/// A place_problem's arrays, owned: a problem made inside the library (place_searcher's filler guesses,
+/// spill/place_or_prove.hpp's spilled views). `fixed` has one flag per node (all 0: none fixed, which
+/// build_interference reads as an empty span).
+struct owned_place_problem {
+  live_range_table ranges;
+  std::vector<extent> extents;
+  std::vector<std::optional<placement>> pins;
+  std::vector<std::uint8_t> fixed;
+  place_problem problem() const { return {ranges, extents, pins, fixed}; }
+  /// Appends a node: its live ranges, extent, pin (none: free) and whether that pin is fixed.
+  template <class = void>
+  void add(std::span<const interval> r, extent e, std::optional<placement> at = std::nullopt, bool fix = false) {
+    ranges.add(r);
+    extents.push_back(e);
+    pins.push_back(at);
+    fixed.push_back(fix ? 1 : 0);
+  }
+  /// A copy of p, its empty pins and fixed spans made one entry per node.
+  template <class = void>
+  static owned_place_problem copy_of(const place_problem& p) {
+    owned_place_problem out;
+    out.ranges = p.ranges;
+    out.extents.assign(p.extents.begin(), p.extents.end());
+    out.pins.assign(p.ranges.num_nodes(), std::nullopt);
+    std::copy(p.pins.begin(), p.pins.end(), out.pins.begin());
+    out.fixed.assign(p.ranges.num_nodes(), 0);
+    std::copy(p.fixed.begin(), p.fixed.end(), out.fixed.begin());
+    return out;
+  }
+};
+
 struct place_result {
   search_status status = search_status::gave_up;
   std::vector<std::optional<placement>> placements;  // found: one per node (pins where pinned)
@@ -426,10 +457,7 @@ class place_searcher {
   /// One guess of filler_turns: the part's nodes, then the fillers (free), and a sweep over them. Held by
   /// pointer: the sweep keeps references to the rest.
   struct filled_part {
-    live_range_table ranges;
-    std::vector<extent> extents;
-    std::vector<std::optional<placement>> pins;
-    std::vector<std::uint8_t> fixed;
+    owned_place_problem p;
     interference_graph graph;
     std::optional<time_sweeper<Deferred>> sweep;  // dependent: instantiated only with the searcher
     std::uint64_t spent = 0;
@@ -444,19 +472,10 @@ class place_searcher {
       const std::optional<rect_filler_set> add = rect_fillers(p_.ranges, area, lay_, quarters_, pieces, free_.size());
       if (!add) continue;
       auto f = std::make_unique<filled_part>();
-      f->ranges = p_.ranges;
-      f->extents.assign(p_.extents.begin(), p_.extents.end());
-      f->pins.assign(n_, std::nullopt);
-      if (!p_.pins.empty()) std::copy(p_.pins.begin(), p_.pins.end(), f->pins.begin());
-      if (!p_.fixed.empty()) f->fixed.assign(p_.fixed.begin(), p_.fixed.end());
-      for (std::size_t k = 0; k < add->life.size(); ++k) {
-        f->ranges.add(add->life[k]);
-        f->extents.push_back(add->extents[k]);
-        f->pins.push_back(std::nullopt);
-        if (!f->fixed.empty()) f->fixed.push_back(0);
-      }
-      f->graph = build_interference(f->ranges, f->fixed);
-      f->sweep.emplace(f->ranges, f->extents, f->pins, f->graph, lay_);
+      f->p = owned_place_problem::copy_of(p_);
+      for (std::size_t k = 0; k < add->life.size(); ++k) f->p.add(std::span(&add->life[k], 1), add->extents[k]);
+      f->graph = build_interference(f->p.ranges, f->p.fixed);
+      f->sweep.emplace(f->p.ranges, f->p.extents, f->p.pins, f->graph, lay_);
       filled_.push_back(std::move(f));
     }
   }

@@ -72,19 +72,11 @@ search_limits limits_of(const search_options& opt, std::uint64_t nodes, std::chr
 }
 
 /// Nodes of one space as a place_problem (owned). `origin`: the attempt node each one stands for.
-struct space_nodes {
-  live_range_table ranges;
-  std::vector<extent> extents;
-  std::vector<std::optional<placement>> pins;
-  std::vector<std::uint8_t> fixed;
+struct space_nodes : owned_place_problem {
   std::vector<node_id> origin;
-  place_problem problem() const { return {ranges, extents, pins, fixed}; }
   template <class = void>
   void add(std::span<const interval> r, extent e, std::optional<placement> at, bool fix, node_id from) {
-    ranges.add(r);
-    extents.push_back(e);
-    pins.push_back(at);
-    fixed.push_back(fix ? 1 : 0);
+    owned_place_problem::add(r, e, at, fix);
     origin.push_back(from);
   }
 };
