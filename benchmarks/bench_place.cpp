@@ -16,11 +16,16 @@
 // placement; 1 by default; in PSUM only with `--pins 0`, as a pin's planted offset would move between banks),
 // `--threads 2` (search_limits::threads: the sweep beside the fills, the same fits and nodes, less wall time),
 // `--given-first-birth 1` (a diagnostic: the tensors live at the kernel's first step are pinned at their
-// planted places as well, so the search is asked for everything but that first arrangement).
+// planted places as well, so the search is asked for everything but that first arrangement),
+// `--holes-oracle 1` (a diagnostic of the filler turns, with `--holes`: three more columns, the time sweep
+// alone given the removed tensors back, given their true lives cut into one-quarter pieces, and on the
+// search's own guesses of the free space; see oracle() below).
 // A fit is checked here by a pairwise
 // overlap test that does not use the search, and "infeasible" on a planted problem is reported as a bug.
 //   ninja -C build benchmarks/bench-place && build/benchmarks/bench-place --baseline 1
 #include <algorithm>
+#include <array>
+#include <bit>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
@@ -31,6 +36,8 @@
 #include <vector>
 
 #include <gca/engine/place_search.hpp>
+#include <gca/engine/place_sweep.hpp>
+#include <gca/engine/rect_completion.hpp>
 #include <gca/gen/planted_sb.hpp>
 #include <gca/geometry/rect_layout.hpp>
 
@@ -104,6 +111,90 @@ outcome run(const gca::planted_sb& k, const gca::rect_layout& lay, std::uint64_t
   return o;
 }
 
+/// The kernel's tensors as a place problem (pins where pinned), to which the oracle adds nodes.
+gca::owned_place_problem problem_of(const gca::planted_sb& k) {
+  gca::owned_place_problem p;
+  for (const auto& x : k.tensors) {
+    const gca::interval i{x.born, x.dies};
+    p.add(std::span(&i, 1), x.shape, x.pinned ? std::optional<gca::placement>(x.at) : std::nullopt);
+  }
+  return p;
+}
+
+/// The time sweep alone (engine/place_sweep.hpp) on each of `tries` within `nodes / tries.size()` nodes
+/// each, in turn, until one places the kernel k (its tensors, the first nodes of every try, checked by
+/// valid()); the nodes and time of all the tries run.
+outcome sweep_alone(const gca::planted_sb& k, const std::vector<gca::owned_place_problem>& tries, const gca::rect_layout& lay,
+                    std::uint64_t nodes) {
+  outcome o;
+  const auto t0 = std::chrono::steady_clock::now();
+  for (const gca::owned_place_problem& p : tries) {
+    const gca::interference_graph g = gca::build_interference(p.ranges);
+    gca::detail::time_sweeper<> sweep(p.ranges, p.extents, p.pins, g, lay);
+    std::uint64_t spent = 0;
+    const auto got = sweep.run(nodes / tries.size(), std::chrono::steady_clock::time_point::max(), spent);
+    o.nodes += spent;
+    if (!got) continue;
+    gca::place_result r;
+    r.placements.assign(got->begin(), got->begin() + static_cast<std::ptrdiff_t>(k.tensors.size()));
+    o.fit = valid(k, r, lay);
+    o.bug = !o.fit;
+    break;
+  }
+  o.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return o;
+}
+
+/// --holes-oracle: what the filler turns' guess of the free space misses (docs/PERFORMANCE.md section 10,
+/// "What the filler guess misses"). `holed` is `full` with some tensors removed (the same options and
+/// seed, holes 0 for `full`). Three sweeps, each alone on `nodes`: (0) the removed tensors given back as
+/// free tensors (the free space's true shapes and lives); (1) their true lives, each cut into one-quarter
+/// pieces as the guess cuts a filler (rect_pieces: 4, 12 and 2 pieces, a third of the nodes each); (2) the
+/// guess itself (rect_fillers, the same three cuts: filler_turns' tries).
+std::array<outcome, 3> oracle(const gca::planted_sb& full, const gca::planted_sb& holed, const gca::rect_layout& lay,
+                              std::uint64_t nodes) {
+  std::vector<const gca::planted_tensor*> removed;
+  std::size_t h = 0;
+  for (const auto& x : full.tensors)  // names are given before the holes are drawn: holed keeps full's order
+    if (h < holed.tensors.size() && holed.tensors[h].name == x.name) ++h;
+    else removed.push_back(&x);
+  const gca::owned_place_problem base = problem_of(holed);
+  gca::owned_place_problem given = base;
+  for (const auto* x : removed) {
+    const gca::interval i{x->born, x->dies};
+    given.add(std::span(&i, 1), x->shape);
+  }
+  auto quarters = [](std::uint32_t parts) {  // the fewest quarters an allowed start makes a tensor touch
+    const auto st = gca::detail::allowed_partition_starts(parts, 128);
+    int q = 4;
+    for (std::uint32_t j = 0; j < st.count; ++j) q = std::min(q, std::popcount(gca::detail::quarter_mask(st.start[j], parts)));
+    return static_cast<std::uint64_t>(q);
+  };
+  std::vector<gca::owned_place_problem> lives, guesses;
+  std::vector<std::uint64_t> area;
+  std::size_t free = 0;  // as filler_turns: at most as many pieces as free nodes, none smaller than one
+  std::uint64_t least = ~std::uint64_t{0};
+  for (const auto& x : holed.tensors) {
+    area.push_back(x.shape.bytes * quarters(x.shape.partitions));
+    if (!x.pinned) ++free, least = std::min(least, area.back());
+  }
+  for (const std::uint64_t pieces : {4, 12, 2}) {
+    lives.push_back(base);
+    for (const auto* x : removed) {
+      const gca::interval i{x->born, x->dies};
+      for (const gca::extent& e : gca::detail::rect_pieces(x->shape.bytes * quarters(x->shape.partitions) / lay.alignment, pieces, lay))
+        lives.back().add(std::span(&i, 1), e);
+    }
+    const auto f = gca::detail::rect_fillers(base.ranges, area, lay, 4, pieces, free, least);
+    if (!f) continue;
+    guesses.push_back(base);
+    for (std::size_t j = 0; j < f->life.size(); ++j) guesses.back().add(std::span(&f->life[j], 1), f->extents[j]);
+  }
+  std::array<outcome, 3> out{sweep_alone(holed, {given}, lay, nodes), sweep_alone(holed, lives, lay, nodes), outcome{}};
+  if (!guesses.empty()) out[2] = sweep_alone(holed, guesses, lay, nodes);
+  return out;
+}
+
 std::vector<std::string> split(std::string_view s) {
   std::vector<std::string> out;
   std::stringstream in{std::string(s)};
@@ -128,7 +219,7 @@ std::string cells(std::vector<outcome> v) {
 
 int main(int argc, char** argv) {
   std::uint64_t first = 1, seeds = 20, nodes = 1000000;
-  bool baseline = false, given_first = false;
+  bool baseline = false, given_first = false, holes_oracle = false;
   unsigned threads = 1;
   double holes = 0, tightness = 1, scale = 1;
   gca::memory_type memory = gca::memory_type::sb;
@@ -141,6 +232,7 @@ int main(int argc, char** argv) {
     else if (a == "--nodes") nodes = std::stoull(v);
     else if (a == "--baseline") baseline = v == "1";
     else if (a == "--given-first-birth") given_first = v == "1";
+    else if (a == "--holes-oracle") holes_oracle = v == "1";
     else if (a == "--threads") threads = static_cast<unsigned>(std::stoul(v));
     else if (a == "--sizes") sizes = split(v);
     else if (a == "--families") families = split(v);
@@ -161,14 +253,26 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "bench-place: --capacity-scale in PSUM needs --pins 0 (a pin's offset would change banks)\n");
     return 2;
   }
-  std::printf("| family | pinned | tensors (requested) | with fill: fits | median | max | median nodes |%s\n",
-              baseline ? " canonical walk alone: fits | median | max | median nodes |" : "");
-  std::printf("|---|---:|---:|---:|---:|---:|---:|%s\n", baseline ? "---:|---:|---:|---:|" : "");
+  if (holes_oracle && !(holes > 0)) {
+    std::fprintf(stderr, "bench-place: --holes-oracle needs --holes H > 0\n");
+    return 2;
+  }
+  if (holes_oracle) {
+    std::printf("| family | pinned | tensors (requested) | search: fits | median | max | median nodes |");
+    for (const char* c : {"sweep, holes given", "sweep, true lives", "sweep, the guess"})
+      std::printf(" %s: fits | median | max | median nodes |", c);
+    std::printf("\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+  } else {
+    std::printf("| family | pinned | tensors (requested) | with fill: fits | median | max | median nodes |%s\n",
+                baseline ? " canonical walk alone: fits | median | max | median nodes |" : "");
+    std::printf("|---|---:|---:|---:|---:|---:|---:|%s\n", baseline ? "---:|---:|---:|---:|" : "");
+  }
   int bugs = 0;
   for (const std::string& fam : families)
     for (const std::string& pin : pin_shares)
       for (const std::string& size : sizes) {
         std::vector<outcome> with, without;
+        std::array<std::vector<outcome>, 3> sweeps;
         for (std::uint64_t s = first; s < first + seeds; ++s) {
           gca::planted_sb_options o;
           o.tensors = std::stoul(size);
@@ -184,15 +288,26 @@ int main(int argc, char** argv) {
           const gca::planted_sb k = gca::make_planted_sb(o);
           with.push_back(run(k, layout_of(memory, o.tgt, scale), nodes, true, given_first, threads));
           if (baseline) without.push_back(run(k, layout_of(memory, o.tgt, scale), nodes, false, given_first, threads));
-          for (const outcome* x : {&with.back(), baseline ? &without.back() : nullptr})
+          if (holes_oracle) {
+            gca::planted_sb_options whole = o;
+            whole.holes = 0;
+            const std::array<outcome, 3> x = oracle(gca::make_planted_sb(whole), k, layout_of(memory, o.tgt, scale), nodes);
+            for (std::size_t j = 0; j < 3; ++j) sweeps[j].push_back(x[j]);
+          }
+          for (const outcome* x : {&with.back(), baseline ? &without.back() : nullptr, holes_oracle ? &sweeps[0].back() : nullptr,
+                                   holes_oracle ? &sweeps[1].back() : nullptr, holes_oracle ? &sweeps[2].back() : nullptr})
             if (x && x->bug) {
               ++bugs;
               std::fprintf(stderr, "bench-place: BUG on %s pins %s size %s seed %llu\n", fam.c_str(), pin.c_str(),
                            size.c_str(), static_cast<unsigned long long>(s));
             }
         }
-        std::printf("| %s | %s | %s |%s%s\n", fam.c_str(), pin.c_str(), size.c_str(), cells(with).c_str(),
-                    baseline ? cells(without).c_str() : "");
+        if (holes_oracle)
+          std::printf("| %s | %s | %s |%s%s%s%s\n", fam.c_str(), pin.c_str(), size.c_str(), cells(with).c_str(),
+                      cells(sweeps[0]).c_str(), cells(sweeps[1]).c_str(), cells(sweeps[2]).c_str());
+        else
+          std::printf("| %s | %s | %s |%s%s\n", fam.c_str(), pin.c_str(), size.c_str(), cells(with).c_str(),
+                      baseline ? cells(without).c_str() : "");
         std::fflush(stdout);
       }
   return bugs == 0 ? 0 : 1;

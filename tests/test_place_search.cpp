@@ -1599,6 +1599,12 @@ TEST_CASE("rect_fillers: the free area at each birth as one-quarter pieces") {
   REQUIRE(three.has_value());
   CHECK(four->extents == std::vector<extent>(8, extent{32, 1}));
   CHECK(three->extents == std::vector<extent>{{32, 2}, {32, 1}, {32, 1}, {32, 2}, {32, 1}, {32, 1}});
+  // No slivers below 5: the shrink of 4 at birth 2 ends F whole, [0, 2), and one of 4 is born there,
+  // [2, 3) (its pieces of 2 bytes).
+  const auto least = detail::rect_fillers(r, area, lay, 4, 2, 100, 5);
+  REQUIRE(least.has_value());
+  CHECK(least->life == std::vector<interval>{{0, 2}, {0, 2}, {2, 3}, {2, 3}});
+  CHECK(least->extents == std::vector<extent>{{32, 4}, {32, 4}, {32, 2}, {32, 2}});
   // More pieces than allowed, and a problem full at every birth (D as wide as B): no fillers.
   CHECK_FALSE(detail::rect_fillers(r, area, lay, 4, 2, 3).has_value());
   live_range_table full;

@@ -5,6 +5,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cstdint>
 #include <optional>
@@ -969,6 +970,26 @@ TEST_CASE("fillers: the free bytes as rectangles that make the memory full at ev
   // with its birth; at 3 A and then what is left of B die whole.
   CHECK(fillers(filler_order::split) == std::vector<filler>{{0, 3, 3}, {1, 2, 1}, {1, 3, 1}});
   {
+    // Split without slivers (least 3): at 1 the growth of 2 < 3 ends A and makes one of 5; at 2 the cut
+    // of 1 < 3, which no filler takes whole, ends it and makes one of 4; at 3 that one dies whole.
+    const auto c = detail::full_completion(life, bytes, 10, 1, filler_order::split, 3);
+    REQUIRE(c.has_value());
+    std::vector<filler> f;
+    for (std::size_t i = 4; i < c->life.size(); ++i) f.emplace_back(c->life[i].begin, c->life[i].end, c->bytes[i]);
+    std::sort(f.begin(), f.end());
+    CHECK(f == std::vector<filler>{{0, 1, 3}, {1, 2, 5}, {2, 3, 4}});
+    // least 2: the growth of 2 at 1 is no sliver (B is born); the cut of 1 at 2 is: B ends, 1 reborn.
+    const auto two = detail::full_completion(life, bytes, 10, 1, filler_order::split, 2);
+    REQUIRE(two.has_value());
+    f.clear();
+    for (std::size_t i = 4; i < two->life.size(); ++i) f.emplace_back(two->life[i].begin, two->life[i].end, two->bytes[i]);
+    std::sort(f.begin(), f.end());
+    CHECK(f == std::vector<filler>{{0, 3, 3}, {1, 2, 2}, {2, 3, 1}});
+    const auto newest = detail::full_completion(life, bytes, 10, 1, filler_order::newest, 3);  // split only
+    REQUIRE(newest.has_value());
+    CHECK(newest->bytes == detail::full_completion(life, bytes, 10, 1, filler_order::newest)->bytes);
+  }
+  {
     // Capacity 10; x [0, 5) 5 bytes, y [0, 1) 3, u [0, 2) 1, z [3, 5) 3, w [4, 5) 2: free 1, 4, 5, 2, 0 on
     // [0, 1) ... [4, 5). Fillers A (1 byte) born at 0, B (3) at 1, C (1) at 2; at 3 three bytes go, at
     // 4 the last two. Whole first: at 3 B dies whole; at 4 C (the newer of two equals), then A. Newest
@@ -1007,8 +1028,10 @@ TEST_CASE("fillers: the free bytes as rectangles that make the memory full at ev
       b.push_back(align * (1 + rng() % 4));
     }
     const std::uint64_t cap = align * (4 + rng() % 12);
-    for (filler_order order : {filler_order::newest, filler_order::oldest, filler_order::whole, filler_order::split}) {
-      const auto c = detail::full_completion(l, b, cap, align, order);
+    const std::uint64_t least = align * (1 + rng() % 4);  // the last run: split without slivers below it
+    for (int k = 0; k < 5; ++k) {
+      const filler_order order = k == 4 ? filler_order::split : std::array{filler_order::newest, filler_order::oldest, filler_order::whole, filler_order::split}[k];
+      const auto c = detail::full_completion(l, b, cap, align, order, k == 4 ? least : 0);
       if (!c) continue;
       ++completed;
       program_point first = l[0].begin, last = l[0].end;

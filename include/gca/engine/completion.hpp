@@ -36,6 +36,14 @@
 // planted SB kernels with holes whose removed tensors are known, seeds 1911-1920, `split` at the births
 // gives back the removed tensors' lives where `whole` cut them: docs/PERFORMANCE.md section 10, "2-D
 // fillers".)
+// `least` (split only; 0: off): a change of the free space smaller than `least` is taken as one filler
+// ending where another begins, not as a sliver: where the free space grows by g < least, the newest filler
+// (s bytes) ends and one of s + g is born; where a shrink leaves a cut c < least that no filler takes
+// whole, the newest (more than c) ends and one of s - c is born. Why: over planted SB kernels with holes
+// the free space is tensors taken out, each at least the smallest tensor, and a small change is a hole
+// ending where a slightly different one begins; `split` alone kept the first of them going and made a
+// sliver of the difference. The rect filler turns pass the smallest free node's area (measured:
+// docs/PERFORMANCE.md section 10, "Fillers without slivers").
 // Cost: O(n log n) for n buffers with `newest` and `oldest`, at most one filler born per end point;
 // `whole` scans the live fillers at each shrink: O(n f) for at most f fillers live at once.
 #pragma once
@@ -66,10 +74,12 @@ struct completed_problem {
 /// The problem (life, bytes; one entry per buffer) with the fillers that make it full at every point
 /// within `cap`, each a multiple of `align` bytes; nothing when it is full already, when some point holds
 /// more than `cap`, or when a free amount is no multiple of `align` (fillers of such sizes would leave
-/// the buffers above them unaligned: the hand-off search's offsets are sums of sizes).
+/// the buffers above them unaligned: the hand-off search's offsets are sums of sizes). `least`: see the top.
 template <class = void>
 std::optional<completed_problem> full_completion(std::span<const interval> life, std::span<const std::uint64_t> bytes,
-                                                 std::uint64_t cap, std::uint64_t align, filler_order order) {
+                                                 std::uint64_t cap, std::uint64_t align, filler_order order,
+                                                 std::uint64_t least = 0) {
+  if (order != filler_order::split) least = 0;
   std::vector<std::pair<program_point, std::int64_t>> delta;  // (point, change of the live bytes)
   for (std::size_t v = 0; v < life.size(); ++v) {
     if (life[v].empty() || bytes[v] > cap) return std::nullopt;
@@ -91,7 +101,13 @@ std::optional<completed_problem> full_completion(std::span<const interval> life,
     if (live > cap) return std::nullopt;
     const std::uint64_t want = i == delta.size() ? 0 : cap - live;  // nothing after the last end
     if (want % align != 0) return std::nullopt;
-    if (want > free) alive.emplace_back(t, want - free);
+    if (want > free && want - free < least && !alive.empty()) {  // no sliver: the newest is reborn larger
+      const std::pair<program_point, std::uint64_t> f = alive.back();
+      end_filler(t, f);
+      alive.back() = {t, f.second + (want - free)};
+    } else if (want > free) {
+      alive.emplace_back(t, want - free);
+    }
     for (std::uint64_t cut = free > want ? free - want : 0; cut > 0;) {
       if (order == filler_order::whole || order == filler_order::split) {  // the largest that dies whole (the newest of equals), if any
         std::size_t pick = alive.size();
@@ -103,6 +119,12 @@ std::optional<completed_problem> full_completion(std::span<const interval> life,
           alive.erase(alive.begin() + static_cast<std::ptrdiff_t>(pick));
           continue;
         }
+      }
+      if (cut < least && alive.back().second > cut) {  // no sliver: the newest ends, reborn with the rest
+        const std::pair<program_point, std::uint64_t> f = alive.back();
+        end_filler(t, f);
+        alive.back() = {t, f.second - cut};
+        break;
       }
       if (order == filler_order::split) {  // the newest gives the cut from its birth on; the rest keeps it
         auto& f = alive.back();

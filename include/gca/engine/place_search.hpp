@@ -468,8 +468,10 @@ class place_searcher {
     filled_built_ = true;
     std::vector<std::uint64_t> area(n_);
     for (node_id v = 0; v < n_; ++v) area[v] = p_.extents[v].bytes * cmin_[v * 16 + sets_];
+    std::uint64_t least = std::numeric_limits<std::uint64_t>::max();  // no filler smaller than a free node
+    for (node_id v : free_) least = std::min(least, area[v]);
     for (const std::uint64_t pieces : {4, 12, 2}) {
-      const std::optional<rect_filler_set> add = rect_fillers(p_.ranges, area, lay_, quarters_, pieces, free_.size());
+      const std::optional<rect_filler_set> add = rect_fillers(p_.ranges, area, lay_, quarters_, pieces, free_.size(), least);
       if (!add) continue;
       auto f = std::make_unique<filled_part>();
       f->p = owned_place_problem::copy_of(p_);

@@ -23,7 +23,9 @@
 //   amounts       full_completion (engine/completion.hpp) on the nodes' areas (bytes x the fewest quarters
 //                 any allowed start makes them touch; a pin its own quarters) against quarters x capacity,
 //                 in the `split` order: a shrink ends whole fillers first, then takes the rest from the
-//                 newest, whose remainder keeps its birth (free space that stays free keeps its place).
+//                 newest, whose remainder keeps its birth (free space that stays free keeps its place);
+//                 a change smaller than `least` (the smallest free node's area) makes no sliver: the
+//                 newest filler ends and is reborn with it (a hole ending where another begins).
 //   shapes        a filler's area a is free space of some shape; a removed tensor of q quarters and b
 //                 bytes is q columns of b bytes, one per quarter. The guess cuts a into k one-quarter
 //                 pieces of a / k bytes (aligned, as even as the alignment allows, none wider than a
@@ -55,15 +57,30 @@ struct rect_filler_set {
   std::vector<extent> extents;
 };
 
+/// A free area of `units` alignment units of `lay` cut into one-quarter pieces (see the top, "shapes"):
+/// `pieces` of them (fewer when there are fewer units; more when a piece would be wider than a segment),
+/// as even as the alignment allows. (Also docs/PERFORMANCE.md's diagnostic, bench-place --holes-oracle:
+/// the removed tensors' true lives cut the same way.)
+template <class = void>
+std::vector<extent> rect_pieces(std::uint64_t units, std::uint64_t pieces, const rect_layout& lay) {
+  const std::uint64_t a = lay.alignment, seg_units = lay.segment_bytes / a;
+  const std::uint32_t parts = std::min<std::uint32_t>(32, lay.partitions);
+  const std::uint64_t k = std::max(std::min(pieces, units), (units + seg_units - 1) / seg_units);
+  std::vector<extent> out;
+  for (std::uint64_t j = 0; j < k; ++j) out.push_back({parts, (units / k + (j < units % k ? 1 : 0)) * a});
+  return out;
+}
+
 /// The fillers that make the problem (ranges, and per node `area`: its bytes x the fewest quarters it
 /// takes) full at every birth in `lay` with `quarters` quarters, each filler cut into `pieces` one-quarter
-/// pieces (see the top); nothing when the problem is full at every birth already, when the free area at
-/// some birth is no multiple of the alignment, when a segment is no multiple of it (an aligned piece
-/// could not start every segment), or when more than `most` pieces would be made.
+/// pieces (see the top; `least` as full_completion's); nothing when the problem is full at every birth
+/// already, when the free area at some birth is no multiple of the alignment, when a segment is no
+/// multiple of it (an aligned piece could not start every segment), or when more than `most` pieces would
+/// be made.
 template <class = void>
 std::optional<rect_filler_set> rect_fillers(const live_range_table& ranges, std::span<const std::uint64_t> area,
                                             const rect_layout& lay, std::uint32_t quarters, std::uint64_t pieces,
-                                            std::size_t most) {
+                                            std::size_t most, std::uint64_t least = 0) {
   const std::uint64_t a = lay.alignment, seg_units = lay.segment_bytes / a;
   if (seg_units == 0 || (lay.segments > 1 && lay.segment_bytes % a != 0) || pieces == 0) return std::nullopt;
   std::vector<program_point> births;
@@ -77,20 +94,16 @@ std::optional<rect_filler_set> rect_fillers(const live_range_table& ranges, std:
   std::vector<std::uint64_t> amount;
   for (node_id v = 0; v < ranges.num_nodes(); ++v)
     for (const interval& i : ranges.ranges(v)) life.push_back({index(i.begin), index(i.end)}), amount.push_back(area[v]);
-  const auto done = full_completion(life, amount, lay.capacity() * quarters, a, filler_order::split);
+  const auto done = full_completion(life, amount, lay.capacity() * quarters, a, filler_order::split, least);
   if (!done) return std::nullopt;
   rect_filler_set out;
-  const std::uint32_t parts = std::min<std::uint32_t>(32, lay.partitions);
   for (std::size_t f = life.size(); f < done->life.size(); ++f) {
     const interval at = done->life[f];
     const interval when{births[at.begin], at.end < births.size() ? births[at.end] : births.back() + 1};
-    const std::uint64_t units = done->bytes[f] / a;
-    const std::uint64_t k = std::max(std::min(pieces, units), (units + seg_units - 1) / seg_units);
-    if (out.life.size() + k > most) return std::nullopt;
-    for (std::uint64_t j = 0; j < k; ++j) {
-      out.life.push_back(when);
-      out.extents.push_back({parts, (units / k + (j < units % k ? 1 : 0)) * a});
-    }
+    const std::vector<extent> cut = rect_pieces(done->bytes[f] / a, pieces, lay);
+    if (out.life.size() + cut.size() > most) return std::nullopt;
+    out.life.insert(out.life.end(), cut.size(), when);
+    out.extents.insert(out.extents.end(), cut.begin(), cut.end());
   }
   return out;
 }
