@@ -99,7 +99,7 @@ std::vector<node_id> scan_order(const live_range_table& ranges, std::span<const 
 /// `fixed` (empty, or one flag per node) marks pins whose places were decided together (by an earlier
 /// colorer or another core): two fixed pins are never checked against each other, as in
 /// build_interference, so thousands of earlier placements cost no quadratic conflict scan.
-template <class = void>
+template <class D = void>
 coloring_result linear_scan(const live_range_table& ranges, std::span<const extent> extents,
                             std::span<const std::optional<placement>> pinned, geometry_ref geom,
                             select_heuristic h = select_heuristic::best_fit,
@@ -131,7 +131,7 @@ coloring_result linear_scan(const live_range_table& ranges, std::span<const exte
   for (node_id v : order)
     if (is_pin(v) && r.placements[v]) pins.push_back(v);
   std::size_t started_pins = 0;
-  detail::active_lists<> act(n);
+  detail::active_lists<D> act(n);
   std::vector<placed_neighbor> nbrs;
   auto meets = [&](node_id u, std::span<const interval> rv) { return detail::ranges_meet(rv, ranges.ranges(u)); };
   for (node_id v : order) {

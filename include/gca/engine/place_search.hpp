@@ -1066,7 +1066,7 @@ class place_searcher {
 /// obstacles), so the connected components of the interference graph restricted to free nodes are
 /// independent problems: each is searched alone, with the pins it meets, and the budget is shared. The
 /// whole is placeable exactly when every component is.
-template <class = void>
+template <class D = void>
 place_result place_search(const place_problem& p, const rect_layout& layout, const search_limits& lim = {}) {
   const std::size_t n = p.ranges.num_nodes();
   if (p.extents.size() != n || (!p.pins.empty() && p.pins.size() != n) || (!p.fixed.empty() && p.fixed.size() != n))
@@ -1088,7 +1088,7 @@ place_result place_search(const place_problem& p, const rect_layout& layout, con
         if (!pinned(u) && comp[u] == ~node_id{0}) comp[u] = comp[s], todo.push_back(u);
     }
   }
-  if (comps.size() <= 1) return detail::place_searcher(p, layout, lim).run();
+  if (comps.size() <= 1) return detail::place_searcher<D>(p, layout, lim).run();
   place_result out;
   out.status = search_status::found;
   out.placements.assign(n, std::nullopt);
@@ -1107,7 +1107,7 @@ place_result place_search(const place_problem& p, const rect_layout& layout, con
         pins.push_back(p.pins[v]);
         fx.push_back(p.fixed.empty() ? 0 : p.fixed[v]);
       }
-    const place_result r = detail::place_searcher({t, e, pins, fx}, layout, lim).run();
+    const place_result r = detail::place_searcher<D>({t, e, pins, fx}, layout, lim).run();
     out.nodes += r.nodes;
     if (r.status != search_status::found) return r;
   }
@@ -1132,7 +1132,7 @@ place_result place_search(const place_problem& p, const rect_layout& layout, con
     }
     search_limits sub = lim;
     sub.max_nodes = lim.max_nodes > out.nodes ? lim.max_nodes - out.nodes : 0;
-    const place_result r = detail::place_searcher({t, e, pins, fx}, layout, sub).run();
+    const place_result r = detail::place_searcher<D>({t, e, pins, fx}, layout, sub).run();
     out.nodes += r.nodes;
     if (r.status != search_status::found) {
       out.status = r.status;

@@ -1657,7 +1657,7 @@ inline std::uint64_t next_turn(std::uint64_t budget, std::uint64_t limit) { retu
 /// keeps its failed states and its place in its restarts from one run() to the next. Not movable (the
 /// walks point at its members): construct it where it stays. No walk applies when `enabled` is false
 /// or a size is not a multiple of `align` (the walks' offsets are sums of sizes).
-template <class = void>
+template <class D = void>
 class handoff_walks {
  public:
   handoff_walks(std::span<const interval> life, std::span<const std::uint64_t> bytes, std::uint64_t cap,
@@ -1666,7 +1666,7 @@ class handoff_walks {
         reversed_(on_ && opt.chain_reverse ? reversed(life) : std::vector<interval>{}),
         fwd_(on_ ? life : std::span<const interval>{}, bytes, cap, limit, opt.deadline),
         rev_(reversed_, bytes, cap, limit, opt.deadline) {
-    for (chain_searcher<>* c : {&fwd_, &rev_})
+    for (chain_searcher<D>* c : {&fwd_, &rev_})
       if (c->applicable()) c->set_restarts(opt.chain_restarts), walks_.push_back(c);
   }
   handoff_walks(const handoff_walks&) = delete;
@@ -1680,7 +1680,7 @@ class handoff_walks {
   /// that `accept` takes; returns those offsets, or nothing.
   template <class Accept>
   std::vector<std::uint64_t> run(std::uint64_t budget, Accept&& accept) {
-    for (chain_searcher<>* c : walks_) {
+    for (chain_searcher<D>* c : walks_) {
       std::vector<std::uint64_t> off = c->run(budget / walks_.size());
       if (!off.empty() && accept(off)) return off;
     }
@@ -1697,8 +1697,8 @@ class handoff_walks {
   }
   bool on_;
   std::vector<interval> reversed_;
-  chain_searcher<> fwd_, rev_;
-  std::vector<chain_searcher<>*> walks_;
+  chain_searcher<D> fwd_, rev_;  // D: dependent, so that defining the walks instantiates nothing
+  std::vector<chain_searcher<D>*> walks_;
 };
 
 /// The buffers of sizes `bytes` at the first offsets of `off` as a found search_result (a completion's
@@ -1720,7 +1720,7 @@ search_result found_at(std::span<const std::uint64_t> off, std::span<const std::
 /// decisive answer (a placement `accept` takes, or `other`'s proof), or gave_up with every node
 /// counted, also when neither direction is full at every point (or a size is not a multiple of the
 /// alignment: offsets are sums of sizes) and nothing was tried.
-template <class Accept, class Other>
+template <class Accept, class Other, class D = void>
 search_result chain_turns(std::span<const extent> extents, std::span<const interval> lifetimes, std::uint64_t cap,
                           std::uint64_t align, const linear_search_options& opt, Accept&& accept, Other&& other) {
   search_result out;
@@ -1728,7 +1728,7 @@ search_result chain_turns(std::span<const extent> extents, std::span<const inter
   std::vector<std::uint64_t> bytes;
   for (const extent& e : extents) bytes.push_back(e.bytes);
   const std::uint64_t limit = std::min(opt.node_limit, opt.chain_node_limit);
-  handoff_walks<> walks(lifetimes, bytes, cap, align, limit, opt);
+  handoff_walks<D> walks(lifetimes, bytes, cap, align, limit, opt);
   if (!walks.applicable()) return out;
   std::uint64_t spent = 0;  // the other search's nodes in its turns
   auto count = [&](search_result& r) {
@@ -1761,7 +1761,7 @@ search_result chain_turns(std::span<const extent> extents, std::span<const inter
 /// (graph, extents) and its hand-off walks (it is full at every point; `walk` false: none), each
 /// searching B / `share` nodes in a turn of B. Constructed in place, never moved (the walks point at
 /// `p`); `dropped` once a search proves it holds no placement.
-template <class = void>
+template <class D = void>
 struct filler_guess {
   filler_guess(completed_problem c, std::uint64_t cap, std::uint64_t align, const linear_search_options& opt,
                bool walk, std::uint64_t sh)
@@ -1770,7 +1770,7 @@ struct filler_guess {
   completed_problem p;
   interference_graph g;
   std::vector<extent> ext;
-  handoff_walks<> walks;
+  handoff_walks<D> walks;
   std::uint64_t share;
   bool dropped = false;
 
@@ -1805,14 +1805,14 @@ struct filler_guess {
 /// Returns the first decisive answer (an accepted placement, or `other`'s proof or placement), or
 /// gave_up with every node counted; nothing was tried when no completion exists (the problem is full
 /// already, or a free amount is no multiple of the alignment).
-template <class Accept, class Other>
+template <class Accept, class Other, class D = void>
 search_result filler_turns(std::span<const extent> extents, std::span<const interval> lifetimes, std::uint64_t cap,
                            std::uint64_t align, const linear_search_options& opt, Accept&& accept, Other&& other) {
   search_result out;
   if (opt.node_limit <= 4096) return out;  // no turn would run: the guesses are not built
   std::vector<std::uint64_t> bytes;
   for (const extent& e : extents) bytes.push_back(e.bytes);
-  std::deque<filler_guess<>> guesses;  // a deque: the guesses never move
+  std::deque<filler_guess<D>> guesses;  // a deque: the guesses never move
   struct kind {
     filler_order order;
     bool walks;
@@ -1842,7 +1842,7 @@ search_result filler_turns(std::span<const extent> extents, std::span<const inte
       s.stats.nodes = spent;
       return s;
     }
-    for (filler_guess<>& f : guesses) {
+    for (filler_guess<D>& f : guesses) {
       if (f.dropped) continue;
       o.node_limit = std::max<std::uint64_t>(1, budget / f.share);
       if (f.walks.applicable()) {
@@ -1854,7 +1854,7 @@ search_result filler_turns(std::span<const extent> extents, std::span<const inte
           return found;
         }
       }
-      search_result r = placement_search(f.g, f.ext, f.p.life, cap, align, o).run();
+      search_result r = placement_search<D>(f.g, f.ext, f.p.life, cap, align, o).run();
       spent += r.stats.nodes;
       if (r.status == search_status::infeasible) {  // this guess holds no placement: dropped
         f.dropped = true, --live;
@@ -1877,7 +1877,7 @@ std::uint64_t max_live_bytes(std::span<const extent> extents, std::span<const in
 }
 
 /// The search at one capacity (search_placement without its max-live turn).
-template <linear_search_geometry Geometry>
+template <linear_search_geometry Geometry, class D = void>
 search_result search_at_capacity(const interference_graph& g, std::span<const extent> extents,
                                  std::span<const interval> lifetimes, const Geometry& geom,
                                  const linear_search_options& opt) {
@@ -1904,9 +1904,9 @@ search_result search_at_capacity(const interference_graph& g, std::span<const ex
   std::optional<handoff_merge> merged;
   if (opt.merge_handoffs && !lifetimes.empty()) merged = merge_handoffs(g, extents, lifetimes, cap);
   auto other = [&](const linear_search_options& o) {  // the skyline search (and its race)
-    if (!merged) return detail::placement_search(g, extents, lifetimes, cap, align, o).run();
+    if (!merged) return detail::placement_search<D>(g, extents, lifetimes, cap, align, o).run();
     // the merged problem, then each node at its chain's offset (engine/presolve.hpp)
-    search_result m = detail::placement_search(merged->graph, merged->extents, merged->lifetimes, cap, align, o).run();
+    search_result m = detail::placement_search<D>(merged->graph, merged->extents, merged->lifetimes, cap, align, o).run();
     m.stats.merged = merged->merged;
     if (m.found()) {
       std::vector<placement> mine(n);

@@ -342,7 +342,7 @@ class simplifier {
 /// make_simplify_weights for the same graph and extents). `costs` and `priority` may be empty (all 1;
 /// footprint). Throws input_error when a span has the wrong length.
 /// Deterministic: every choice is ordered by a key and then by node id.
-template <class = void>
+template <class D = void>
 simplify_result simplify(const interference_graph& g, std::span<const extent> extents,
                          std::span<const node_role> roles, std::span<const double> costs,
                          std::span<const double> priority, const simplify_weights& weights,
@@ -355,7 +355,7 @@ simplify_result simplify(const interference_graph& g, std::span<const extent> ex
   if (order == simplify_order::size_descending || order == simplify_order::longest_first)
     throw input_error("simplify: order " + std::string(to_string(order)) +
                       " needs live ranges; the interval colorer (engine/interval_colorer.hpp) runs it");
-  detail::simplifier<> s(g, extents, roles, costs, priority, weights, order);
+  detail::simplifier<D> s(g, extents, roles, costs, priority, weights, order);
   simplify_result out;
   out.stack.reserve(s.remaining());
   out.optimistic.reserve(s.remaining());
