@@ -43,7 +43,7 @@
 // the free space is tensors taken out, each at least the smallest tensor, and a small change is a hole
 // ending where a slightly different one begins; `split` alone kept the first of them going and made a
 // sliver of the difference. The rect filler turns pass the smallest free node's area (measured:
-// docs/PERFORMANCE.md section 10, "Fillers without slivers").
+// docs/PERFORMANCE.md section 10, "What the filler guess misses, and fillers without slivers").
 // Cost: O(n log n) for n buffers with `newest` and `oldest`, at most one filler born per end point;
 // `whole` scans the live fillers at each shrink: O(n f) for at most f fillers live at once.
 #pragma once
