@@ -25,7 +25,6 @@
 //   ninja -C build benchmarks/bench-place && build/benchmarks/bench-place --baseline 1
 #include <algorithm>
 #include <array>
-#include <bit>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
@@ -84,33 +83,6 @@ gca::rect_layout layout_of(gca::memory_type m, const gca::target& tgt, double sc
   return {tgt.sb_partitions, tgt.psum_alignment, scaled(tgt.psum_bank_bytes, tgt.psum_alignment), tgt.psum_banks};
 }
 
-outcome run(const gca::planted_sb& k, const gca::rect_layout& lay, std::uint64_t nodes, bool fill, bool given_first,
-            unsigned threads) {
-  gca::live_range_table t;
-  std::vector<gca::extent> e;
-  std::vector<std::optional<gca::placement>> pins;
-  std::uint32_t first_step = ~std::uint32_t{0};
-  for (const auto& x : k.tensors) first_step = std::min(first_step, x.born);
-  for (const auto& x : k.tensors) {
-    t.add(gca::interval{x.born, x.dies});
-    e.push_back(x.shape);
-    const bool pin = x.pinned || (given_first && x.born == first_step);
-    pins.push_back(pin ? std::optional<gca::placement>(x.at) : std::nullopt);
-  }
-  gca::search_limits lim;
-  lim.max_nodes = nodes;
-  lim.fill = fill;
-  lim.threads = threads;
-  const auto t0 = std::chrono::steady_clock::now();
-  const gca::place_result r = gca::place_search(gca::place_problem{t, e, pins}, lay, lim);
-  outcome o;
-  o.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  o.nodes = r.nodes;
-  o.fit = r.status == gca::search_status::found && valid(k, r, lay);
-  o.bug = r.status == gca::search_status::infeasible || (r.status == gca::search_status::found && !o.fit);
-  return o;
-}
-
 /// The kernel's tensors as a place problem (pins where pinned), to which the oracle adds nodes.
 gca::owned_place_problem problem_of(const gca::planted_sb& k) {
   gca::owned_place_problem p;
@@ -119,6 +91,27 @@ gca::owned_place_problem problem_of(const gca::planted_sb& k) {
     p.add(std::span(&i, 1), x.shape, x.pinned ? std::optional<gca::placement>(x.at) : std::nullopt);
   }
   return p;
+}
+
+outcome run(const gca::planted_sb& k, const gca::rect_layout& lay, std::uint64_t nodes, bool fill, bool given_first,
+            unsigned threads) {
+  gca::owned_place_problem q = problem_of(k);
+  std::uint32_t first_step = ~std::uint32_t{0};
+  for (const auto& x : k.tensors) first_step = std::min(first_step, x.born);
+  for (std::size_t v = 0; v < k.tensors.size(); ++v)
+    if (given_first && k.tensors[v].born == first_step) q.pins[v] = k.tensors[v].at;
+  gca::search_limits lim;
+  lim.max_nodes = nodes;
+  lim.fill = fill;
+  lim.threads = threads;
+  const auto t0 = std::chrono::steady_clock::now();
+  const gca::place_result r = gca::place_search(gca::place_problem{q.ranges, q.extents, q.pins}, lay, lim);
+  outcome o;
+  o.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  o.nodes = r.nodes;
+  o.fit = r.status == gca::search_status::found && valid(k, r, lay);
+  o.bug = r.status == gca::search_status::infeasible || (r.status == gca::search_status::found && !o.fit);
+  return o;
 }
 
 /// The time sweep alone (engine/place_sweep.hpp) on each of `tries` within `nodes / tries.size()` nodes
@@ -165,10 +158,9 @@ std::array<outcome, 3> oracle(const gca::planted_sb& full, const gca::planted_sb
     given.add(std::span(&i, 1), x->shape);
   }
   auto quarters = [](std::uint32_t parts) {  // the fewest quarters an allowed start makes a tensor touch
-    const auto st = gca::detail::allowed_partition_starts(parts, 128);
-    int q = 4;
-    for (std::uint32_t j = 0; j < st.count; ++j) q = std::min(q, std::popcount(gca::detail::quarter_mask(st.start[j], parts)));
-    return static_cast<std::uint64_t>(q);
+    std::uint32_t cmin[16];
+    gca::detail::quarter_reach(gca::detail::allowed_partition_starts(parts, 128), parts, 4, cmin);
+    return std::uint64_t{cmin[15]};
   };
   std::vector<gca::owned_place_problem> lives, guesses;
   std::vector<std::uint64_t> area;
