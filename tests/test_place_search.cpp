@@ -1138,6 +1138,7 @@ TEST_CASE("place_search: the time sweep places planted kernels by sweep that the
                                      gca::planted_sb_construction::sweep);
       search_limits lim{40000};
       lim.sweep = sweep;
+      lim.repair = false;  // the sweep alone (the repair walk too: without the sweep, 3 and 6 of them are placed)
       const place_result r = place_search({t.ranges, t.ext, t.pins}, g, lim);
       CAPTURE(seed);
       REQUIRE(r.status != search_status::infeasible);
@@ -1519,6 +1520,7 @@ TEST_CASE("place_search: narrow turns, more room does not lose a placement") {
     search_limits with{20000}, without{20000};
     without.narrow_turns = false;
     without.filler_turns = false;
+    with.repair = without.repair = false;  // the repair walk places these two (room in every bank): off
     REQUIRE(place_search({t.ranges, t.ext, t.pins}, psum, with).status == search_status::found);
     CHECK(place_search({t.ranges, t.ext, t.pins}, psum_wide, without).status == search_status::gave_up);
     const place_result r = place_search({t.ranges, t.ext, t.pins}, psum_wide, with);
@@ -1555,6 +1557,7 @@ TEST_CASE("place_search: narrow and filler turns in banks and with pins place on
       search_limits with{budget}, without{budget};
       without.narrow_turns = false;
       without.filler_turns = false;
+      without.repair = false;
       const place_result r = place_search({t.ranges, t.ext, t.pins}, g, with);
       if (r.status != search_status::found) return;
       ++found;
@@ -1641,10 +1644,86 @@ TEST_CASE("place_search: filler turns place kernels with holes") {
                                    gca::planted_sb_construction::sweep, 0.1);
     search_limits with{20000}, without{20000};
     without.filler_turns = false;
+    with.repair = without.repair = false;  // the filler turns alone (the repair walk places both too)
     CHECK(place_search({t.ranges, t.ext, t.pins}, sb, without).status == search_status::gave_up);
     const place_result r = place_search({t.ranges, t.ext, t.pins}, sb, with);
     REQUIRE(r.status == search_status::found);
     check_valid(sb, t, r);
   }
   same_answer_without(&search_limits::filler_turns);
+}
+
+// search_limits::repair (place_searcher::repair_turn, engine/place_repair.hpp): planted kernels by sweep
+// with a tenth of their tensors removed that every other walk gives up on within 20,000 nodes, and the
+// repair walk places (SB mixed partitions, 40 tensors, seeds 3 and 10; PSUM mixed, 60 tensors, seed 3);
+// each placement is checked with the geometry's own predicates. A kernel that the fills or the sweep
+// place in their first turn is answered node for node as without the repair walk.
+TEST_CASE("place_search: repair turns place kernels with holes that the other walks give up on") {
+  const scratchpad_2d sb(trn2);
+  const psum_banks psum(trn2);
+  auto check = [](const auto& g, const tiny& t) {
+    search_limits with{20000}, without{20000};
+    without.repair = false;
+    CHECK(place_search({t.ranges, t.ext, t.pins}, g, without).status == search_status::gave_up);
+    const place_result r = place_search({t.ranges, t.ext, t.pins}, g, with);
+    REQUIRE(r.status == search_status::found);
+    check_valid(g, t, r);
+  };
+  for (const std::uint64_t seed : {3, 10}) {
+    CAPTURE(seed);
+    check(sb, planted_problem(gca::planted_sb_family::mixed, 40, seed, 0, memory_type::sb, gca::planted_sb_construction::sweep, 0.1));
+  }
+  check(psum, planted_problem(gca::planted_sb_family::mixed, 60, 3, 0, memory_type::psum, gca::planted_sb_construction::sweep, 0.1));
+  same_answer_without(&search_limits::repair);
+}
+
+// detail::conflict_repairer alone, on tiny problems with room to spare (SB, and two PSUM banks of odd
+// size with alignment 1 or 2, so the second bank starts unaligned; some pins): whatever it places is
+// valid by the geometry's own predicates (pins kept); it places most problems that exhaustive enumeration
+// finds placeable (and none of the others: nothing to place them with); the same problem and budget give
+// the same placements and nodes; and a walk resumed with a larger budget is the walk of one call.
+TEST_CASE("conflict_repairer: valid placements, most feasible tiny problems placed, deterministic, resumable") {
+  std::mt19937_64 rng(53);
+  int feasible = 0, placed = 0;
+  const std::uint32_t parts[] = {16, 32, 64, 128};
+  for (int it = 0; it < 300; ++it) {
+    CAPTURE(it);
+    const std::uint64_t cap = 6 + rng() % 8, align = 1 + rng() % 2;
+    const bool in_banks = rng() % 2 == 0;
+    tiny t;
+    const int n = 3 + static_cast<int>(rng() % 5);
+    for (int k = 0; k < n; ++k) add_random_node(t, rng, 3, [&] { return extent{parts[rng() % 4], 1 + rng() % (cap / 2)}; });
+    auto run = [&](const auto& g, std::uint64_t capacity) {
+      if (rng() % 2 == 0) {
+        const std::size_t v = rng() % t.ext.size();
+        const auto pos = positions(g, t.ext[v], capacity);
+        if (!pos.empty()) t.pins[v] = pos[rng() % pos.size()];
+      }
+      const bool can = exhaustive(g, t, capacity);
+      const interference_graph graph = build_interference(t.ranges);
+      const rect_layout lay = rect_layout_of(g);
+      constexpr auto never = std::chrono::steady_clock::time_point::max();
+      std::uint64_t nodes = 0, again = 0, resumed = 0;
+      gca::detail::conflict_repairer<> walk(t.ext, t.pins, graph, lay), same(t.ext, t.pins, graph, lay),
+          halves(t.ext, t.pins, graph, lay);
+      const auto got = walk.run(2000, never, nodes);
+      CHECK(same.run(2000, never, again) == got);
+      CHECK(again == nodes);
+      (void)halves.run(nodes / 2, never, resumed);  // stops halfway (or at the same end)
+      CHECK(halves.run(2000, never, resumed) == got);
+      CHECK(resumed == nodes);
+      feasible += can;
+      if (!got) return;
+      CHECK(can);
+      ++placed;
+      place_result r;
+      r.placements.assign(got->begin(), got->end());
+      check_valid(g, t, r);
+    };
+    if (in_banks) run(psum_banks(128, 2, cap, align, false), 2 * cap);
+    else run(scratchpad_2d(128, cap, align), cap);
+  }
+  MESSAGE(placed << " of " << feasible << " feasible tiny problems placed");
+  CHECK(feasible > 150);
+  CHECK(placed + 5 >= feasible);  // 271 of 272 when written
 }

@@ -123,6 +123,7 @@
 #include <gca/error.hpp>
 #include <gca/geometry/detail/start_search.hpp>
 #include <gca/engine/place_fill.hpp>
+#include <gca/engine/place_repair.hpp>
 #include <gca/engine/place_sweep.hpp>
 #include <gca/engine/rect_completion.hpp>
 #include <gca/engine/search.hpp>
@@ -153,6 +154,8 @@ struct search_limits {
   // Where some birth has free area, take turns with the time sweep on the part made full at every birth by
   // filler blocks (engine/rect_completion.hpp; place_searcher::filler_turns).
   bool filler_turns = true;
+  // Take turns with the repair walk (engine/place_repair.hpp; place_searcher::repair_turn).
+  bool repair = true;
 };
 
 /// One space's nodes. Non-owning; every span has one entry per node of `ranges` (pins and fixed may be
@@ -307,7 +310,7 @@ class place_searcher {
     const bool symmetric = lim_.fill && reflection_exact();
     const std::uint64_t part = lim_.max_nodes / 8 * 3;  // the fill's (both ways), and the sweep's
     const std::uint64_t fill_share = !lim_.fill ? 0 : symmetric ? part / 2 : part;
-    const std::uint64_t sweep_share = lim_.sweep ? part : 0;
+    const std::uint64_t sweep_share = lim_.sweep ? part : 0, repair_share = lim_.repair ? part : 0;
     std::vector<std::optional<placement>> flipped;
     if (symmetric && !p_.pins.empty()) {
       flipped.assign(n_, std::nullopt);
@@ -347,8 +350,8 @@ class place_searcher {
         if (fills(f)) return true;
         if (w > 0 && step(sweep, 2, w, false)) return true;
       }
-      if (narrow_turn(r, b) || filler_turns(r, w)) return true;
-      if ((b >= fill_share && b >= sweep_share) || std::chrono::steady_clock::now() > lim_.deadline) return false;
+      if (repair_turn(r, std::min(b, repair_share)) || narrow_turn(r, b) || filler_turns(r, w)) return true;
+      if ((b >= fill_share && b >= sweep_share && b >= repair_share) || std::chrono::steady_clock::now() > lim_.deadline) return false;
     }
   }
   /// One round of fill_and_sweep's turns on two threads: the sweep's turn (`sweep_turn`) on a new thread,
@@ -413,6 +416,7 @@ class place_searcher {
     lim.narrow_turns = false;
     lim.max_nodes = budget > lim_.max_nodes / 8 * 3 ? lim_.max_nodes : budget / 3 * 8;  // the latter <= max_nodes
     lim.filler_turns = false;
+    lim.repair = false;
     const place_result t = place_searcher({p_.ranges, p_.extents, pins, p_.fixed}, narrow_layout(narrow_), lim, &graph()).run();
     turns_spent_ += t.nodes;
     if (t.status != search_status::found) return false;
@@ -453,6 +457,33 @@ class place_searcher {
       return true;
     }
     return false;
+  }
+  /// Repair turns: the repair walk (engine/place_repair.hpp says why and how) on the part, resuming where
+  /// it stopped, on the round's budget (up to 3/8 of the part's, as the sweep). Free space scattered
+  /// through the busiest points, which costs the tree walks their strongest rules, is what it needs:
+  /// on SB kernels by sweep with holes 0.1 it alone placed 129 of 160 held-out ones that the search
+  /// before it placed 101 of, and the two together 142 (docs/PERFORMANCE.md section 10, "The repair
+  /// walk"). After the fills and the sweep, so that what they place within a round is answered as
+  /// before; its nodes count in the answer, not against the canonical walk's budget, as the narrow
+  /// turns'. What it places is checked here.
+  bool repair_turn(place_result& r, std::uint64_t budget) {
+    if (budget == 0) return false;
+    // Not where R2 fails at the root: no placement exists there, and the walk would spend its whole
+    // budget finding none (the canonical walk proves it in a node or two).
+    if (!repair_checked_) {
+      repair_checked_ = true;
+      if (bands_fit()) repairer_.emplace(p_.extents, p_.pins, graph(), lay_);
+    }
+    if (!repairer_) return false;
+    const std::uint64_t before = repair_spent_;
+    const std::optional<std::vector<placement>> got = repairer_->run(budget, lim_.deadline, repair_spent_);
+    turns_spent_ += repair_spent_ - before;
+    if (!got) return false;
+    r.status = search_status::found;
+    r.placements.assign(n_, std::nullopt);
+    for (node_id v = 0; v < n_; ++v) r.placements[v] = (*got)[v];
+    check_placement(r);
+    return true;
   }
   /// One guess of filler_turns: the part's nodes, then the fillers (free), and a sweep over them. Held by
   /// pointer: the sweep keeps references to the rest.
@@ -531,13 +562,13 @@ class place_searcher {
     for (node_id v = 0; v < n_; ++v) {
       const extent& e = p_.extents[v];
       const placement& at = *r.placements[v];
-      if (!legal(e, at)) throw std::logic_error("place_search: a narrow or filler turn placed node " + std::to_string(v) + " illegally");
+      if (!legal(e, at)) throw std::logic_error("place_search: a narrow, filler or repair turn placed node " + std::to_string(v) + " illegally");
       for (node_id u : graph().neighbors(v)) {
         if (u < v) continue;
         const placement& b = *r.placements[u];
         const extent& f = p_.extents[u];
         if (partitions_overlap(e, at, f, b) && bytes_overlap(e, at, f, b))
-          throw std::logic_error("place_search: a narrow or filler turn placed nodes " + std::to_string(v) + " and " +
+          throw std::logic_error("place_search: a narrow, filler or repair turn placed nodes " + std::to_string(v) + " and " +
                                  std::to_string(u) + " on each other");
       }
     }
@@ -1054,9 +1085,12 @@ class place_searcher {
   bool has_last_ = false;
   std::size_t placed_count_ = 0;
   std::uint64_t narrow_ = 0;        // narrow_turn's width (0: not computed yet)
-  std::uint64_t turns_spent_ = 0;  // the narrow and filler turns' nodes (added to the answer's count at the end)
+  std::uint64_t turns_spent_ = 0;  // the narrow, filler and repair turns' nodes (added to the answer's count at the end)
   std::vector<std::unique_ptr<filled_part>> filled_;  // filler_turns' guesses (built on the first turn)
   bool filled_built_ = false;
+  std::optional<conflict_repairer<Deferred>> repairer_;  // repair_turn's walk (made on its first turn)
+  std::uint64_t repair_spent_ = 0;
+  bool repair_checked_ = false;  // whether repair_turn has checked R2 at the root (and made repairer_)
 };
 
 }  // namespace detail

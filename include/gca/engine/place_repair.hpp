@@ -1,0 +1,245 @@
+// gca/engine/place_repair.hpp — the repair walk of the rectangle memories (SBUF, PSUM): a placement made
+// by moving blocks out of each other's way, not by a tree of choices.
+//
+// Provides `detail::conflict_repairer`, which place_search (engine/place_search.hpp) runs in turns with its
+// other walks. The fills, the sweep and the canonical walk decide blocks one after the other and undo the
+// latest decision first, so a wrong decision made early is met only after every combination of the later
+// ones. Where the memory has room to spare at its busiest points (free space scattered through them: the
+// kernels with holes of docs/PERFORMANCE.md section 10) a placement is one of very many, and a wrong
+// early decision is usually cheap to mend where it shows, by moving the few blocks in the way. So this
+// walk keeps a partial placement and, one move at a time, places a block that is left out at the position
+// where the blocks it overlaps cost least, and leaves those out instead (min-conflicts with growing
+// weights, the "breakout" scheme of constraint solving). Its rules, each measured on the SB kernels by
+// sweep with holes 0.1 of seeds 3901-3920 (160 kernels, 100,000 nodes; docs/PERFORMANCE.md section 10,
+// "The repair walk"):
+//   - Positions: the canonical ones of the exact search (a segment's start, the aligned top of a placed
+//     neighbor that shares a quarter) and their mirror (just below one), at every allowed start
+//     partition. Pushed down (or up) until it meets something, any position reaches one of them.
+//   - Cost of a position: the sum over the free blocks it overlaps of weight x (1 + footprint / the
+//     smallest footprint), footprint = partitions x bytes: a large block left out is hard to place again.
+//     A block's weight is 1 plus the number of times it was placed after being left out, so blocks that
+//     keep coming back become hard to move and the walk does not cycle between equally cheap positions.
+//     Pins are never overlapped; a block placed in the last `tenure` moves (2: this one and the last) is
+//     overlapped only when nothing else is possible, so a block just left out cannot at once leave out
+//     the block that took its place (tenures 1, 3 and 5 placed 78, 100 and 88 of the 160, 2 placed 110).
+//   - Among positions of the same cost, one at random (without it every block went back where it was
+//     and the walk cycled: 62 placed instead of 91, before the next rule).
+//   - The block placed next: one of those left out, at random (the one left out most often first placed
+//     91 of the 160: the walk kept turning over the same few blocks).
+// The random choices come from a fixed-seed generator: deterministic, the answer depends only on the
+// problem and the budget. It never answers "infeasible" (a walk that places nothing within its budget
+// proves nothing), and what it places is checked by its caller as every walk's placement is.
+//
+// Cost per move: for each allowed start (at most 4) the placed neighbors that share a quarter, sorted
+// twice (by bottom and by top), and each candidate position's cost by two binary searches in their prefix
+// sums: O(d log d) for a block of d neighbors, never the pairs among them. A move counts as one search
+// node plus one per 32 candidate positions weighed, so its budget bounds its time as the other walks'.
+#pragma once
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <iterator>
+#include <limits>
+#include <optional>
+#include <span>
+#include <vector>
+
+#include <gca/engine/place_fill.hpp>
+#include <gca/geometry/detail/start_search.hpp>
+#include <gca/geometry/rect_layout.hpp>
+#include <gca/graph/interference.hpp>
+#include <gca/ir/types.hpp>
+#include <gca/watchdog.hpp>
+
+namespace gca::detail {
+
+template <class = void>
+class conflict_repairer {
+ public:
+  /// One node per extent; `graph`: their interference; `pins`: empty or one per node.
+  conflict_repairer(std::span<const extent> extents, std::span<const std::optional<placement>> pins,
+                    const interference_graph& graph, const rect_layout& lay)
+      : ext_(extents), pins_(pins), graph_(graph), lay_(lay), n_(extents.size()) {}
+
+  /// Moves until every node is placed or `max_nodes` search nodes are spent (counted on from `nodes`);
+  /// the placements, or nothing. Called again with a larger budget it goes on where it stopped (the same
+  /// moves as one call with the larger budget); once it has found a placement it answers it again.
+  std::optional<std::vector<placement>> run(std::uint64_t max_nodes, std::chrono::steady_clock::time_point deadline,
+                                            std::uint64_t& nodes) {
+    if (!started_ && !start()) dead_ = true;
+    while (!dead_ && !out_.empty() && nodes < max_nodes) {
+      if ((moves_ & 255) == 0 && std::chrono::steady_clock::now() > deadline) break;
+      const std::uint64_t spent = move();
+      nodes += spent;
+      watchdog_tick(16 * spent);
+    }
+    if (dead_ || !out_.empty()) return std::nullopt;
+    std::vector<placement> at(n_);
+    for (node_id v = 0; v < n_; ++v) at[v] = placement{part_[v], off_[v]};
+    return at;
+  }
+
+ private:
+  static constexpr std::uint64_t pin_cost = std::numeric_limits<std::uint64_t>::max();  // marks a pin
+  static constexpr std::uint64_t tabu_cost = std::uint64_t{1} << 56;  // taken only when nothing else is
+  static constexpr std::uint64_t tenure = 2;                          // moves a new block stays put
+
+  struct span_of {  // a placed neighbor's bytes in the quarters of a start, and what leaving it out costs
+    std::uint64_t lo, hi, cost;
+  };
+  struct bound {  // a span's bottom or top, then (sorted) the prefix sums of costs and pins up to it
+    std::uint64_t at = 0, cost = 0, pins = 0;
+  };
+  struct choice {
+    std::uint64_t cost = std::numeric_limits<std::uint64_t>::max();
+    std::uint64_t offset = 0;
+    std::uint32_t partition = 0;
+  };
+
+  bool pinned(node_id v) const { return !pins_.empty() && pins_[v].has_value(); }
+  std::uint64_t footprint(node_id v) const { return std::uint64_t{ext_[v].partitions} * ext_[v].bytes; }
+  /// The next number of the walk's generator (a 64-bit LCG, its high bits): fixed seed, so deterministic.
+  std::uint64_t random() {
+    state_ = state_ * 6364136223846793005ull + 1442695040888963407ull;
+    return state_ >> 33;
+  }
+
+  /// Pins placed, every free node left out; false when a free node has no legal position at all.
+  bool start() {
+    started_ = true;
+    placed_.assign(n_, 0), part_.assign(n_, 0), off_.assign(n_, 0), mask_.assign(n_, 0);
+    weight_.assign(n_, 1), since_.assign(n_, 0);
+    for (node_id v = 0; v < n_; ++v) {
+      if (pinned(v)) {
+        placed_[v] = 1, part_[v] = pins_[v]->partition, off_[v] = pins_[v]->offset;
+        mask_[v] = quarter_mask(part_[v], ext_[v].partitions);
+        continue;
+      }
+      if (allowed_partition_starts(ext_[v].partitions, lay_.partitions).count == 0 || ext_[v].bytes == 0 ||
+          ext_[v].bytes > lay_.segment_bytes)
+        return false;
+      out_.push_back(v);
+      unit_ = std::min(unit_, footprint(v));
+    }
+    return true;
+  }
+
+  /// One move: a left-out node at its cheapest position, the free nodes it overlaps left out. Returns
+  /// the search nodes it counts.
+  std::uint64_t move() {
+    ++moves_;
+    const std::size_t i = random() % out_.size();
+    const node_id v = out_[i];
+    std::uint64_t weighed = 0;
+    const choice c = cheapest(v, weighed);
+    if (c.cost == std::numeric_limits<std::uint64_t>::max()) {  // every position meets a pin: never placed
+      dead_ = true;
+      return 1;
+    }
+    out_[i] = out_.back(), out_.pop_back();
+    place(v, c);
+    return 1 + weighed / 32;
+  }
+
+  void place(node_id v, const choice& c) {
+    const std::uint64_t b = ext_[v].bytes;
+    part_[v] = c.partition, off_[v] = c.offset, mask_[v] = quarter_mask(c.partition, ext_[v].partitions);
+    for (node_id u : graph_.neighbors(v)) {
+      if (!placed_[u] || pinned(u) || !(mask_[u] & mask_[v])) continue;
+      if (off_[u] < c.offset + b && c.offset < off_[u] + ext_[u].bytes) placed_[u] = 0, out_.push_back(u);
+    }
+    placed_[v] = 1, since_[v] = moves_;
+    ++weight_[v];
+  }
+
+  /// What leaving out the placed node u costs (pin_cost for a pin).
+  std::uint64_t cost_of(node_id u) const {
+    if (pinned(u)) return pin_cost;
+    if (moves_ - since_[u] < tenure) return tabu_cost;
+    return weight_[u] * (1 + footprint(u) / unit_);
+  }
+
+  /// v's cheapest position over its allowed starts, ties at random (`weighed` counts the positions).
+  choice cheapest(node_id v, std::uint64_t& weighed) {
+    const partition_starts st = allowed_partition_starts(ext_[v].partitions, lay_.partitions);
+    choice best;
+    std::uint64_t ties = 0;
+    for (std::uint32_t k = 0; k < st.count; ++k) {
+      const std::uint32_t m = quarter_mask(st.start[k], ext_[v].partitions);
+      spans_.clear();
+      for (node_id u : graph_.neighbors(v))
+        if (placed_[u] && (mask_[u] & m)) spans_.push_back({off_[u], off_[u] + ext_[u].bytes, cost_of(u)});
+      candidates(ext_[v].bytes);
+      weighed += offsets_.size();
+      weigh(ext_[v].bytes, st.start[k], best, ties);
+    }
+    return best;
+  }
+
+  /// The positions tried for a block of b bytes among spans_: each segment's first aligned offset, just
+  /// above each span and just below it (aligned), those inside one segment; sorted, without repeats.
+  void candidates(std::uint64_t b) {
+    const std::uint64_t a = lay_.alignment, seg = lay_.segment_bytes;
+    offsets_.clear();
+    auto add = [&](std::uint64_t o) {
+      if (o % seg + b <= seg && o / seg < lay_.segments) offsets_.push_back(o);
+    };
+    for (std::uint32_t s = 0; s < lay_.segments; ++s) add((std::uint64_t{s} * seg + a - 1) / a * a);
+    for (const span_of& x : spans_) {
+      add((x.hi + a - 1) / a * a);
+      if (x.lo >= b) add((x.lo - b) / a * a);
+    }
+    std::sort(offsets_.begin(), offsets_.end());
+    offsets_.erase(std::unique(offsets_.begin(), offsets_.end()), offsets_.end());
+  }
+
+  /// Each candidate offset o's cost: the spans that meet [o, o + b) are those that begin below o + b
+  /// less those that end at or below o (which begin below it too), so two prefix sums over the spans
+  /// sorted by bottom and by top give it in two binary searches; pins are counted apart (a position over
+  /// one is never taken). Keeps the cheapest in `best`, one of `ties` equally cheap ones at random
+  /// (reservoir sampling: each of them is kept with the same chance).
+  void weigh(std::uint64_t b, std::uint32_t partition, choice& best, std::uint64_t& ties) {
+    lows_.clear(), highs_.clear();
+    for (const span_of& x : spans_) {
+      const bool pin = x.cost == pin_cost;
+      lows_.push_back({x.lo, pin ? 0 : x.cost, pin}), highs_.push_back({x.hi, pin ? 0 : x.cost, pin});
+    }
+    auto prefix = [](std::vector<bound>& e) {
+      std::sort(e.begin(), e.end(), [](const bound& x, const bound& y) { return x.at < y.at; });
+      std::uint64_t sum = 0, pins = 0;
+      for (bound& x : e) x.cost = sum += x.cost, x.pins = pins += x.pins;
+    };
+    prefix(lows_), prefix(highs_);
+    // The last bound below `at` (at or below it when `inclusive`): its prefix sums, or zeros.
+    auto below = [](const std::vector<bound>& e, std::uint64_t at, bool inclusive) {
+      const auto it = std::partition_point(e.begin(), e.end(), [&](const bound& x) { return inclusive ? x.at <= at : x.at < at; });
+      return it == e.begin() ? bound{} : *std::prev(it);
+    };
+    for (const std::uint64_t o : offsets_) {
+      const bound in = below(lows_, o + b, false), gone = below(highs_, o, true);
+      if (in.pins != gone.pins) continue;  // over a pin
+      const std::uint64_t cost = in.cost - gone.cost;
+      if (cost < best.cost) ties = 0;
+      if (cost > best.cost || random() % ++ties != 0) continue;
+      best = {cost, o, partition};
+    }
+  }
+
+  std::span<const extent> ext_;
+  std::span<const std::optional<placement>> pins_;
+  const interference_graph& graph_;
+  rect_layout lay_;
+  std::size_t n_;
+  bool started_ = false, dead_ = false;
+  std::uint64_t moves_ = 0, state_ = 0x9e3779b97f4a7c15ull, unit_ = std::numeric_limits<std::uint64_t>::max();
+  std::vector<std::uint8_t> placed_;
+  std::vector<std::uint32_t> part_, mask_;
+  std::vector<std::uint64_t> off_, weight_, since_;
+  std::vector<node_id> out_;
+  std::vector<span_of> spans_;
+  std::vector<std::uint64_t> offsets_;
+  std::vector<bound> lows_, highs_;
+};
+
+}  // namespace gca::detail
