@@ -30,6 +30,12 @@
 // completed with filler blocks that make every birth full (engine/rect_completion.hpp), three guesses of
 // their shapes, each resuming where it stopped (place_searcher::filler_turns).
 //
+// Repair turns. After the fills and the sweep in each round, the repair walk of engine/place_repair.hpp
+// (a min-conflicts local search: a block left out goes where the blocks it overlaps cost least, and they
+// are left out instead) on the sweep's share of the round, resuming where it stopped: free space
+// scattered through the busiest points, where the tree walks lose their strongest rules, is what it
+// needs (place_searcher::repair_turn).
+//
 // Threads. With search_limits::threads of 2 or more the sweep's turn of each round after the first runs
 // on a thread of its own beside the fills' turns (place_searcher::beside), and the 1-D search's two lanes
 // race on two threads (engine/lanes.hpp). Either way the answer, the placements and the node count are
