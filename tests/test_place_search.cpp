@@ -1727,3 +1727,85 @@ TEST_CASE("conflict_repairer: valid placements, most feasible tiny problems plac
   CHECK(feasible > 150);
   CHECK(placed + 5 >= feasible);  // 271 of 272 when written
 }
+
+// conflict_repairer::best_state and seed: on tiny problems that exhaustive enumeration finds
+// unplaceable, the walk gives up, and its best state is a partial placement: pins kept, every placed
+// pair of meeting nodes apart, some free node left out. Seeded with a valid placement it answers it
+// without a move; seeded with two free nodes on each other, the later one (in id order) is left out.
+TEST_CASE("conflict_repairer: the best state is a valid partial placement; seeds") {
+  std::mt19937_64 rng(59);
+  int unplaceable = 0;
+  const std::uint32_t parts[] = {16, 32, 64, 128};
+  constexpr auto never = std::chrono::steady_clock::time_point::max();
+  for (int it = 0; it < 300 && unplaceable < 40; ++it) {
+    CAPTURE(it);
+    const std::uint64_t cap = 4 + rng() % 4;
+    const scratchpad_2d g(128, cap, 1);
+    tiny t;
+    const int n = 4 + static_cast<int>(rng() % 4);
+    for (int k = 0; k < n; ++k) add_random_node(t, rng, 2, [&] { return extent{parts[rng() % 4], 1 + rng() % cap}; });
+    if (exhaustive(g, t, cap)) continue;
+    const interference_graph graph = build_interference(t.ranges);
+    gca::detail::conflict_repairer<> walk(t.ext, t.pins, graph, rect_layout_of(g));
+    std::uint64_t nodes = 0;
+    if (walk.run(500, never, nodes)) continue;  // a node with no legal place at all: no state
+    const std::vector<std::optional<placement>> best = walk.best_state();
+    if (best.empty()) continue;
+    ++unplaceable;
+    REQUIRE(best.size() == t.ext.size());
+    std::size_t left = 0;
+    for (std::size_t v = 0; v < best.size(); ++v) {
+      if (!best[v]) {
+        ++left;
+        continue;
+      }
+      CHECK(g.legal(t.ext[v], *best[v]));
+      for (std::size_t u = 0; u < v; ++u)
+        if (best[u] && t.meet(u, v)) CHECK_FALSE(g.overlaps(t.ext[v], *best[v], t.ext[u], *best[u]));
+    }
+    CHECK(left > 0);
+  }
+  CHECK(unplaceable >= 20);
+  // Seeds: a valid placement is answered at once; two nodes on each other leave the later one out.
+  const scratchpad_2d sb(128, 8, 1);
+  tiny t;
+  t.add({0, 2}, {128, 4});
+  t.add({1, 3}, {128, 4});
+  const interference_graph graph = build_interference(t.ranges);
+  const std::vector<std::optional<placement>> apart{placement{0, 0}, placement{0, 4}}, onto{placement{0, 0}, placement{0, 2}};
+  gca::detail::conflict_repairer<> a(t.ext, t.pins, graph, rect_layout_of(sb)), b(t.ext, t.pins, graph, rect_layout_of(sb));
+  a.seed(apart);
+  std::uint64_t nodes = 0;
+  CHECK(a.run(100, never, nodes) == std::vector<placement>{{0, 0}, {0, 4}});
+  CHECK(nodes == 0);
+  b.seed(onto);
+  CHECK(b.run(0, never, nodes) == std::nullopt);  // no budget: the seeded state, no move
+  const std::optional<std::vector<placement>> got = b.run(100, never, nodes);
+  REQUIRE(got);
+  CHECK((*got)[0] == placement{0, 0});  // the walk keeps the first and moves the left-out one above it
+  CHECK((*got)[1] == placement{0, 4});
+}
+
+// place_result::left_out and partial: a planted kernel with holes that the search gives up on within
+// 20,000 nodes (SB mixed, 60 tensors, seed 2) carries the repair walk's best state: a valid partial
+// placement, pins kept, exactly the free nodes of left_out missing.
+TEST_CASE("place_search: a give-up carries the repair walk's best state") {
+  const scratchpad_2d sb(trn2);
+  const tiny t = planted_problem(gca::planted_sb_family::mixed, 60, 2, 0, memory_type::sb, gca::planted_sb_construction::sweep, 0.1);
+  const place_result r = place_search({t.ranges, t.ext, t.pins}, sb, search_limits{20000});
+  REQUIRE(r.status == search_status::gave_up);
+  REQUIRE(r.partial.size() == t.ext.size());
+  CHECK_FALSE(r.left_out.empty());
+  std::vector<node_id> missing;
+  for (std::size_t v = 0; v < t.ext.size(); ++v) {
+    if (!r.partial[v]) {
+      missing.push_back(static_cast<node_id>(v));
+      continue;
+    }
+    CHECK(sb.legal(t.ext[v], *r.partial[v]));
+    if (t.pins[v]) CHECK(*r.partial[v] == *t.pins[v]);
+    for (std::size_t u = 0; u < v; ++u)
+      if (r.partial[u] && t.meet(u, v)) CHECK_FALSE(sb.overlaps(t.ext[v], *r.partial[v], t.ext[u], *r.partial[u]));
+  }
+  CHECK(missing == r.left_out);
+}

@@ -64,6 +64,11 @@ class conflict_repairer {
                     const interference_graph& graph, const rect_layout& lay)
       : ext_(extents), pins_(pins), graph_(graph), lay_(lay), n_(extents.size()) {}
 
+  /// Starts the walk (before its first run) from a state: node v at at[v] where it has one (a free node
+  /// whose place overlaps a node placed before it, in id order, or a pin, is left out instead), the
+  /// others left out. spill/place_or_prove.hpp starts it from an earlier walk's best state.
+  void seed(std::span<const std::optional<placement>> at) { seed_ = at; }
+
   /// Moves until every node is placed or `max_nodes` search nodes are spent (counted on from `nodes`);
   /// the placements, or nothing. Called again with a larger budget it goes on where it stopped (the same
   /// moves as one call with the larger budget); once it has found a placement it answers it again.
@@ -75,10 +80,26 @@ class conflict_repairer {
       const std::uint64_t spent = move();
       nodes += spent;
       watchdog_tick(16 * spent);
+      if (out_.size() < best_count_) best_count_ = out_.size(), ++snap_;  // the state now is the best
     }
     if (dead_ || !out_.empty()) return std::nullopt;
     std::vector<placement> at(n_);
     for (node_id v = 0; v < n_; ++v) at[v] = placement{part_[v], off_[v]};
+    return at;
+  }
+
+  /// The state with the fewest nodes left out so far (the first such): every node's place in it, nothing
+  /// for those it left out. Every placed node was then placed, pins kept, without an overlap, so spilling
+  /// those left out (and nothing else) leaves a space with a placement. Empty before the first move,
+  /// after a placement, or when a node can never be placed. A hint for choosing spills
+  /// (spill/place_or_prove.hpp), not a minimum.
+  std::vector<std::optional<placement>> best_state() const {
+    if (dead_ || !started_ || moves_ == 0 || out_.empty()) return {};
+    std::vector<std::optional<placement>> at(n_);
+    for (node_id v = 0; v < n_; ++v) {
+      const bool saved = stamp_[v] == snap_;
+      if (saved ? was_placed_[v] : placed_[v]) at[v] = saved ? was_[v] : placement{part_[v], off_[v]};
+    }
     return at;
   }
 
@@ -124,7 +145,40 @@ class conflict_repairer {
       out_.push_back(v);
       unit_ = std::min(unit_, footprint(v));
     }
+    if (seed_.size() == n_) seeded();
+    best_count_ = out_.size();
+    stamp_.assign(n_, 0), was_placed_.assign(n_, 0), was_.assign(n_, placement{});
+    snap_ = 1;  // the state now (nothing free placed) is the best
     return true;
+  }
+
+  /// Whether p is a place of v by the layout's rules (rect_layout.hpp): an allowed start partition, an
+  /// aligned offset, inside one segment.
+  bool legal(node_id v, const placement& p) const {
+    const partition_starts st = allowed_partition_starts(ext_[v].partitions, lay_.partitions);
+    const bool start = std::find(st.start.begin(), st.start.begin() + st.count, p.partition) != st.start.begin() + st.count;
+    const std::uint64_t seg = lay_.segment_bytes;
+    return start && p.offset % lay_.alignment == 0 && p.offset / seg < lay_.segments && p.offset % seg + ext_[v].bytes <= seg;
+  }
+  /// The seed's places taken (see seed): in id order, each where it overlaps nothing placed.
+  void seeded() {
+    std::vector<node_id> still;
+    for (node_id v : out_) {  // in id order: start() lists them so
+      bool ok = seed_[v].has_value() && legal(v, *seed_[v]);
+      if (ok) {
+        const std::uint32_t m = quarter_mask(seed_[v]->partition, ext_[v].partitions);
+        for (node_id u : graph_.neighbors(v))
+          if (placed_[u] && (mask_[u] & m) && off_[u] < seed_[v]->offset + ext_[v].bytes && seed_[v]->offset < off_[u] + ext_[u].bytes)
+            ok = false;
+      }
+      if (!ok) {
+        still.push_back(v);
+        continue;
+      }
+      placed_[v] = 1, part_[v] = seed_[v]->partition, off_[v] = seed_[v]->offset;
+      mask_[v] = quarter_mask(part_[v], ext_[v].partitions);
+    }
+    out_ = std::move(still);
   }
 
   /// One move: a left-out node at its cheapest position, the free nodes it overlaps left out. Returns
@@ -144,12 +198,20 @@ class conflict_repairer {
     return 1 + weighed / 32;
   }
 
+  /// Saves v's place in the best state before its first change since (copy on write: a new best state
+  /// costs nothing, each change O(1)).
+  void keep(node_id v) {
+    if (stamp_[v] == snap_) return;
+    stamp_[v] = snap_, was_placed_[v] = placed_[v], was_[v] = placement{part_[v], off_[v]};
+  }
+
   void place(node_id v, const choice& c) {
+    keep(v);
     const std::uint64_t b = ext_[v].bytes;
     part_[v] = c.partition, off_[v] = c.offset, mask_[v] = quarter_mask(c.partition, ext_[v].partitions);
     for (node_id u : graph_.neighbors(v)) {
       if (!placed_[u] || pinned(u) || !(mask_[u] & mask_[v])) continue;
-      if (off_[u] < c.offset + b && c.offset < off_[u] + ext_[u].bytes) placed_[u] = 0, out_.push_back(u);
+      if (off_[u] < c.offset + b && c.offset < off_[u] + ext_[u].bytes) keep(u), placed_[u] = 0, out_.push_back(u);
     }
     placed_[v] = 1, since_[v] = moves_;
     ++weight_[v];
@@ -238,7 +300,15 @@ class conflict_repairer {
   std::vector<std::uint8_t> placed_;
   std::vector<std::uint32_t> part_, mask_;
   std::vector<std::uint64_t> off_, weight_, since_;
-  std::vector<node_id> out_;
+  std::vector<node_id> out_;  // left out now
+  std::span<const std::optional<placement>> seed_;  // see seed()
+  // The best state (fewest left out), copy on write: node v's place there is was_placed_[v] / was_[v]
+  // when stamp_[v] == snap_, else its place now.
+  std::size_t best_count_ = 0;
+  std::uint32_t snap_ = 0;
+  std::vector<std::uint32_t> stamp_;
+  std::vector<std::uint8_t> was_placed_;
+  std::vector<placement> was_;
   std::vector<span_of> spans_;
   std::vector<std::uint64_t> offsets_;
   std::vector<bound> lows_, highs_;

@@ -210,6 +210,12 @@ struct place_result {
   std::vector<std::optional<placement>> placements;  // found: one per node (pins where pinned)
   std::uint64_t nodes = 0;                           // search nodes expanded
   std::string proof;                                 // infeasible: what proved it
+  // gave_up, when the repair walk ran (engine/place_repair.hpp): the free nodes its best state left out
+  // (sorted; every node of `partial` then placed without an overlap), and that state, one entry per
+  // node (nothing for those left out, and for the nodes of parts not searched). A hint for choosing
+  // spills (spill/place_or_prove.hpp), not a proof; both empty otherwise.
+  std::vector<node_id> left_out;
+  std::vector<std::optional<placement>> partial;
 };
 
 namespace detail {
@@ -242,6 +248,11 @@ class place_searcher {
     }
     r.status = search(r);
     r.nodes += turns_spent_;  // counted after the canonical walk, whose budget they leave whole (narrow_turn)
+    if (r.status == search_status::gave_up && repairer_) {
+      r.partial = repairer_->best_state();
+      for (node_id v = 0; v < r.partial.size(); ++v)
+        if (!r.partial[v]) r.left_out.push_back(v);
+    }
     if (r.status == search_status::found) {
       r.placements.assign(n_, std::nullopt);
       for (node_id v = 0; v < n_; ++v) r.placements[v] = placement{part_[v], off_[v]};
@@ -1177,6 +1188,11 @@ place_result place_search(const place_problem& p, const rect_layout& layout, con
     if (r.status != search_status::found) {
       out.status = r.status;
       out.proof = r.proof;
+      if (!r.left_out.empty()) {  // the part's best state beside the parts placed before it
+        for (node_id k : r.left_out) out.left_out.push_back(members[k]);  // sorted, as members is
+        out.partial = std::move(out.placements);
+        for (std::size_t k = 0; k < members.size(); ++k) out.partial[members[k]] = r.partial[k];
+      }
       out.placements.clear();
       return out;
     }

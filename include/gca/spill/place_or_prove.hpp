@@ -41,6 +41,7 @@
 
 #include <gca/engine/geometry_ref.hpp>
 #include <gca/engine/observer.hpp>
+#include <gca/engine/place_repair.hpp>
 #include <gca/engine/place_search.hpp>
 #include <gca/engine/space_colorer.hpp>
 #include <gca/geometry/rect_layout.hpp>
@@ -211,20 +212,29 @@ void pin_as(space_nodes& to, const space_nodes& from, std::span<const std::optio
 /// `run(view, nodes)` is the step's search (it counts the nodes). choose() leaves `out.victims` (sorted)
 /// and `out.hints` (the placement found for them), or both empty when no prefix of the candidates
 /// makes the view placeable.
-template <class Spillable, class Run>
+template <class Spillable, class Run, class D = void>  // D: conflict_repairer<D> instantiated where used
 class guided_victims {
  public:
+  /// `left_out`, `partial`: the search's repair walk's best state on the unspilled view (place_result's,
+  /// whose node k is attempt node k): the nodes it left out, and where it had the others.
+  /// `lay`, `deadline`, `spent`: the space's layout, the step's deadline and its node count (the repair
+  /// walks of repair_set count there, as the searches of `run` do).
   guided_victims(const space_attempt& b, const function& f, const std::vector<std::vector<program_point>>& events,
-                 Spillable& spillable, Run& run, std::uint64_t nodes)
+                 Spillable& spillable, Run& run, std::uint64_t nodes, std::span<const node_id> left_out,
+                 std::span<const std::optional<placement>> partial, const rect_layout& lay,
+                 std::chrono::steady_clock::time_point deadline, std::uint64_t& spent)
       : b_(b), f_(f), events_(events), run_(run), nodes_(nodes), count_(nodes_per_tensor(b, f)),
-        flags_(b.live.webs.size(), 0) {
+        flags_(b.live.webs.size(), 0), left_out_(left_out), partial_(partial), lay_(lay), deadline_(deadline),
+        spent_(&spent) {
     candidates(spillable);
+    left_out_first();
   }
 
   /// The first prefix of 1, 2, 4, ... candidates whose view is placeable, shortened by bisection down to
   /// the last prefix that failed (with hints the next round keeps this round's set: docs/PERFORMANCE.md
   /// section 10, "The victims' placement as hints"), un-spilled, then trimmed.
   void choose(rescue& out) {
+    if (repair_set(out)) return;
     for (std::size_t k = 1, failed = 0; !cands_.empty(); failed = k, k = std::min(2 * k, cands_.size())) {
       if (!placeable(prefix(k), out)) {
         if (k == cands_.size()) return;
@@ -261,6 +271,90 @@ class guided_victims {
       std::sort(cands_.begin(), cands_.end(), [](const cand& x, const cand& y) {
         return x.score != y.score ? x.score < y.score : x.w < y.w;
       });
+  }
+  /// The webs of the nodes the repair walk left out (docs/PERFORMANCE.md section 10, "The repair walk's
+  /// left-out blocks as victims"), when each is a candidate: in its best state every other node had a
+  /// place, but the spilled webs' temporaries need room too, at their points. So a repair walk runs on
+  /// the view with those webs spilled, started from that state (every node that stands whole in the view
+  /// where the state had it, the temporaries left out), on the step's budget: where it places the view,
+  /// the set (unspilled and trimmed as a prefix would be) is the answer; where its best state leaves out
+  /// nodes of whole webs, their webs join the set and it runs again from that state (up to 4 times);
+  /// where it leaves out temporaries only, or a node that is no candidate, this gives up and the prefixes
+  /// below choose.
+  bool repair_set(rescue& out) {
+    if (left_out_.empty() || partial_.size() != b_.node_web.size()) return false;
+    std::vector<std::uint8_t> is_cand(flags_.size(), 0);
+    for (const cand& c : cands_) is_cand[c.w] = 1;
+    std::vector<web_id> set;
+    std::vector<std::optional<placement>> at(partial_.begin(), partial_.end());  // per attempt node
+    std::vector<node_id> left(left_out_.begin(), left_out_.end());
+    for (int round = 0; round < 4; ++round) {
+      for (node_id v : left) {
+        const web_id w = v < b_.node_web.size() ? b_.node_web[v] : no_web;
+        if (w == no_web || !is_cand[w]) return false;
+        set.push_back(w);
+      }
+      std::sort(set.begin(), set.end());
+      set.erase(std::unique(set.begin(), set.end()), set.end());
+      mark(set);
+      space_nodes view = spilled_view(b_, f_, flags_, events_);
+      std::vector<std::optional<placement>> seed(view.pins.size());
+      for (std::size_t k = 0; k < seed.size(); ++k) {
+        const web_id w = b_.node_web[view.origin[k]];
+        if (w == no_web || !flags_[w]) seed[k] = at[view.origin[k]];
+      }
+      const interference_graph g = build_interference(view.ranges, view.fixed);
+      conflict_repairer<D> walk(view.extents, view.pins, g, lay_);
+      walk.seed(seed);
+      std::uint64_t spent = 0;
+      const std::optional<std::vector<placement>> got = walk.run(nodes_, deadline_, spent);
+      *spent_ += spent;
+      if (got && valid_in(view, g, *got)) {
+        place_result r;
+        r.status = search_status::found;
+        r.placements.assign(got->begin(), got->end());
+        keep(std::move(view), std::move(r), out);
+        unspill(set, out);
+        trim(set, out);
+        std::sort(set.begin(), set.end());
+        out.victims = std::move(set);
+        return true;
+      }
+      const std::vector<std::optional<placement>> best = walk.best_state();
+      if (best.empty()) return false;
+      left.clear();
+      std::fill(at.begin(), at.end(), std::nullopt);
+      for (std::size_t k = 0; k < best.size(); ++k) {
+        const node_id v = view.origin[k];
+        const web_id w = b_.node_web[v];
+        if (w != no_web && flags_[w]) continue;  // a temporary
+        if (best[k]) at[v] = best[k];
+        else left.push_back(v);
+      }
+      if (left.empty()) return false;  // only temporaries left out: more spills of this kind will not help
+    }
+    return false;
+  }
+  /// An independent check of a walk's placement of `view` (g its interference): pins kept, no two
+  /// neighbors sharing a partition and a byte (the walk's own invariant, checked again before it counts).
+  static bool valid_in(const space_nodes& view, const interference_graph& g, const std::vector<placement>& at) {
+    for (node_id k = 0; k < at.size(); ++k) {
+      if (view.pins[k] && !(*view.pins[k] == at[k])) return false;
+      for (node_id u : g.neighbors(k))
+        if (u > k && partitions_overlap(view.extents[k], at[k], view.extents[u], at[u]) &&
+            bytes_overlap(view.extents[k], at[k], view.extents[u], at[u]))
+          return false;
+    }
+    return true;
+  }
+  /// When that set will not do, the candidates whose webs the repair walk left out go first in the
+  /// prefixes, each group in its order.
+  void left_out_first() {
+    if (left_out_.empty()) return;
+    std::vector<std::uint8_t> out(flags_.size(), 0);
+    for (node_id v : left_out_)
+      if (v < b_.node_web.size() && b_.node_web[v] != no_web) out[b_.node_web[v]] = 1;
+    std::stable_partition(cands_.begin(), cands_.end(), [&](const cand& c) { return out[c.w] != 0; });
   }
   std::vector<web_id> prefix(std::size_t k) const {
     std::vector<web_id> set;
@@ -326,6 +420,11 @@ class guided_victims {
   const std::vector<std::uint32_t> count_;  // nodes_per_tensor of b, for the hints
   std::vector<cand> cands_;
   std::vector<std::uint8_t> flags_;   // the webs spilled in the view being built
+  std::span<const node_id> left_out_;                  // the repair walk's best state (see the constructor)
+  std::span<const std::optional<placement>> partial_;
+  rect_layout lay_;
+  std::chrono::steady_clock::time_point deadline_;
+  std::uint64_t* spent_;
   space_nodes found_view_;            // the last spilled view the search placed, and where
   std::vector<std::optional<placement>> found_at_;
 };
@@ -337,7 +436,9 @@ class guided_victims {
  * 1. The space's nodes without coalescing (coalescing may make a placeable space unplaceable): if linear
  *    scan places them, or the search with the previous round's `hints` pinned does within
  *    `opt.guided_nodes`, or the search alone does within `opt.nodes`, return that attempt.
- * 2. Victims: spillable webs that are live at more points than they are read or written, cheapest spill
+ * 2. Victims: first, when the search's repair walk left some nodes out in its best state, their webs,
+ *    grown by repair walks on the spilled view started from that state (guided_victims::repair_set);
+ *    else spillable webs that are live at more points than they are read or written, cheapest spill
  *    cost per unit of area x points relieved first; the first prefix of 1, 2, 4, ... of them whose spilled
  *    view the search places, shortened by bisection down to the last prefix that failed, is the answer,
  *    less the victims whose whole web fits where that placement leaves room (unspill), then trimmed (a
@@ -383,17 +484,23 @@ rescue place_or_prove(const linearized_function& lf, const space_filter& filter,
       }
     }
   }
+  std::vector<node_id> left_out;  // the repair walk's best state (view node = attempt node)
+  std::vector<std::optional<placement>> partial;
   {
     const space_nodes view = spilled_view(b, f, {}, events);
-    const place_result r = run(view, opt.nodes);
+    place_result r = run(view, opt.nodes);
     out.spill_free = r.status;
     if (r.status == search_status::found) {
       detail::adopt(b, r, view, geom);
       out.placed = std::move(b);
       return out;
     }
+    left_out = std::move(r.left_out), partial = std::move(r.partial);
   }
-  if (want_victims) detail::guided_victims(b, f, events, spillable, run, opt.guided_nodes).choose(out);
+  if (want_victims)
+    detail::guided_victims(b, f, events, spillable, run, opt.guided_nodes, left_out, partial, lay, deadline,
+                           out.search_nodes)
+        .choose(out);
   return out;
 }
 
