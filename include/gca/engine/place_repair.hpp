@@ -64,9 +64,10 @@ class conflict_repairer {
                     const interference_graph& graph, const rect_layout& lay)
       : ext_(extents), pins_(pins), graph_(graph), lay_(lay), n_(extents.size()) {}
 
-  /// Starts the walk (before its first run) from a state: node v at at[v] where it has one (a free node
-  /// whose place overlaps a node placed before it, in id order, or a pin, is left out instead), the
-  /// others left out. spill/place_or_prove.hpp starts it from an earlier walk's best state.
+  /// Starts the walk (before its first run) from a state: free node v at at[v] where it has one (left out
+  /// instead where that is no legal place, or overlaps a pin or a node placed before it in id order), the
+  /// others left out. spill/place_or_prove.hpp starts it from an earlier walk's best state; `at` must
+  /// outlive the first run.
   void seed(std::span<const std::optional<placement>> at) { seed_ = at; }
 
   /// Moves until every node is placed or `max_nodes` search nodes are spent (counted on from `nodes`);
