@@ -70,6 +70,14 @@ std::vector<placement> positions(const G& g, const extent& e, std::uint64_t capa
   return out;
 }
 
+/// Pins a node of t drawn at random at one of its legal positions drawn at random (none if it has none).
+template <class G>
+void pin_at_random(const G& g, tiny& t, std::mt19937_64& rng, std::uint64_t capacity) {
+  const std::size_t v = rng() % t.ext.size();
+  const auto pos = positions(g, t.ext[v], capacity);
+  if (!pos.empty()) t.pins[v] = pos[rng() % pos.size()];
+}
+
 /// Exhaustive: does any assignment of legal positions avoid every overlap of meeting nodes?
 template <class G>
 bool exhaustive(const G& g, const tiny& t, std::uint64_t capacity) {
@@ -289,11 +297,7 @@ TEST_CASE("place_search: agrees with exhaustive enumeration on random tiny probl
     }
     auto run = [&](const auto& g, std::uint64_t capacity) {
       // Pin a node now and then at one of its legal positions.
-      if (rng() % 3 == 0) {
-        const std::size_t v = rng() % t.ext.size();
-        const auto pos = positions(g, t.ext[v], capacity);
-        if (!pos.empty()) t.pins[v] = pos[rng() % pos.size()];
-      }
+      if (rng() % 3 == 0) pin_at_random(g, t, rng, capacity);
       const place_result r = decided_as_exhaustive(g, t, capacity);
       (r.status == search_status::found ? found : infeasible) += 1;
     };
@@ -1548,11 +1552,7 @@ TEST_CASE("place_search: narrow and filler turns in banks and with pins place on
       add_random_node(t, rng, 3, [&] { return extent{parts[rng() % 4], 1 + rng() % (cap / 3)}; });
     }
     auto run = [&](const auto& g, std::uint64_t capacity) {
-      if (rng() % 2 == 0) {
-        const std::size_t v = rng() % t.ext.size();
-        const auto pos = positions(g, t.ext[v], capacity);
-        if (!pos.empty()) t.pins[v] = pos[rng() % pos.size()];
-      }
+      if (rng() % 2 == 0) pin_at_random(g, t, rng, capacity);
       const std::uint64_t budget = 4 + rng() % 12;
       search_limits with{budget}, without{budget};
       without.narrow_turns = false;
@@ -1694,11 +1694,7 @@ TEST_CASE("conflict_repairer: valid placements, most feasible tiny problems plac
     const int n = 3 + static_cast<int>(rng() % 5);
     for (int k = 0; k < n; ++k) add_random_node(t, rng, 3, [&] { return extent{parts[rng() % 4], 1 + rng() % (cap / 2)}; });
     auto run = [&](const auto& g, std::uint64_t capacity) {
-      if (rng() % 2 == 0) {
-        const std::size_t v = rng() % t.ext.size();
-        const auto pos = positions(g, t.ext[v], capacity);
-        if (!pos.empty()) t.pins[v] = pos[rng() % pos.size()];
-      }
+      if (rng() % 2 == 0) pin_at_random(g, t, rng, capacity);
       const bool can = exhaustive(g, t, capacity);
       const interference_graph graph = build_interference(t.ranges);
       const rect_layout lay = rect_layout_of(g);

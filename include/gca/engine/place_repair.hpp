@@ -153,19 +153,11 @@ class conflict_repairer {
     return true;
   }
 
-  /// Whether p is a place of v by the layout's rules (rect_layout.hpp): an allowed start partition, an
-  /// aligned offset, inside one segment.
-  bool legal(node_id v, const placement& p) const {
-    const partition_starts st = allowed_partition_starts(ext_[v].partitions, lay_.partitions);
-    const bool start = std::find(st.start.begin(), st.start.begin() + st.count, p.partition) != st.start.begin() + st.count;
-    const std::uint64_t seg = lay_.segment_bytes;
-    return start && p.offset % lay_.alignment == 0 && p.offset / seg < lay_.segments && p.offset % seg + ext_[v].bytes <= seg;
-  }
   /// The seed's places taken (see seed): in id order, each where it overlaps nothing placed.
   void seeded() {
     std::vector<node_id> still;
     for (node_id v : out_) {  // in id order: start() lists them so
-      bool ok = seed_[v].has_value() && legal(v, *seed_[v]);
+      bool ok = seed_[v].has_value() && lay_.legal(ext_[v], *seed_[v]);
       if (ok) {
         const std::uint32_t m = quarter_mask(seed_[v]->partition, ext_[v].partitions);
         for (node_id u : graph_.neighbors(v))

@@ -579,7 +579,7 @@ class place_searcher {
     for (node_id v = 0; v < n_; ++v) {
       const extent& e = p_.extents[v];
       const placement& at = *r.placements[v];
-      if (!legal(e, at)) throw std::logic_error("place_search: a narrow, filler or repair turn placed node " + std::to_string(v) + " illegally");
+      if (!lay_.legal(e, at)) throw std::logic_error("place_search: a narrow, filler or repair turn placed node " + std::to_string(v) + " illegally");
       for (node_id u : graph().neighbors(v)) {
         if (u < v) continue;
         const placement& b = *r.placements[u];
@@ -671,7 +671,7 @@ class place_searcher {
       const extent& e = p_.extents[v];
       if (pinned(v)) {
         const placement& at = *p_.pins[v];
-        if (!legal(e, at)) {
+        if (!lay_.legal(e, at)) {
           r.proof = "node " + std::to_string(v) + " is pinned at an illegal place";
           return false;
         }
@@ -736,15 +736,6 @@ class place_searcher {
     free_at_.assign(n_ * 4, {});
     free_dirty_.assign(n_ * 4, 1);
     return true;
-  }
-
-  bool legal(const extent& e, const placement& at) const {
-    const partition_starts s = allowed_partition_starts(e.partitions, lay_.partitions);
-    if (std::find(s.start.begin(), s.start.begin() + s.count, at.partition) == s.start.begin() + s.count) return false;
-    if (at.offset % lay_.alignment != 0) return false;
-    for (const start_range& d : lay_.domain(e))
-      if (d.lo <= at.offset && at.offset <= d.hi) return true;
-    return false;
   }
 
   const interference_graph& graph() const { return shared_ ? *shared_ : own_graph_; }

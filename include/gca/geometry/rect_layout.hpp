@@ -32,6 +32,16 @@ struct rect_layout {
   std::uint32_t segments = 1;         // segments, laid end to end from byte 0
 
   std::uint64_t capacity() const noexcept { return segment_bytes * segments; }
+  /// Whether p is a place of e in this memory, by the contract below: an allowed start partition, an
+  /// aligned offset, and [p.offset, p.offset + e.bytes) inside one segment (e.bytes > 0).
+  template <class = void>
+  bool legal(const extent& e, const placement& p) const {
+    const detail::partition_starts s = detail::allowed_partition_starts(e.partitions, partitions);
+    bool start = false;
+    for (std::uint32_t k = 0; k < s.count; ++k) start = start || s.start[k] == p.partition;
+    if (!start || e.bytes == 0 || segment_bytes == 0 || p.offset % alignment != 0) return false;
+    return p.offset / segment_bytes < segments && p.offset % segment_bytes + e.bytes <= segment_bytes;
+  }
   /// The byte starts e may take (before alignment), as sorted disjoint closed ranges, one per segment.
   template <class = void>
   std::vector<detail::start_range> domain(const extent& e) const {
