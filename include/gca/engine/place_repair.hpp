@@ -34,8 +34,17 @@
 //
 // Cost per move: for each allowed start (at most 4) the placed neighbors that share a quarter, sorted
 // twice (by bottom and by top), and each candidate position's cost by two binary searches in their prefix
-// sums: O(d log d) for a block of d neighbors, never the pairs among them. A move counts as one search
-// node plus one per 32 candidate positions weighed, so its budget bounds its time as the other walks'.
+// sums: O(d log d) for a block of d neighbors, never the pairs among them. A move's work is one unit plus
+// one per 32 candidate positions weighed (so a unit costs about the same whatever the degree: 1.1-1.5 us
+// in SB, measured below), and 8 units count as one search node, so that a budget in nodes bounds the
+// walk's time as it bounds the tree walks'. Measured (g++ -O2, SB kernels by sweep: 60 tensors with holes
+// 0.1 and 150 at tightness 0.9 and 1; PSUM 40 with holes; each walk alone to its whole budget): a node of
+// the fills costs 4.4-17 us, of the sweep 4.8-19, of the canonical walk 6.4-27, growing with the kernel
+// (PSUM 24-35 us), against 1.1-1.5 us for a unit (PSUM 2.8): 4-12 units. Until session 39 a unit counted
+// as a node, so the walk got an eighth of the time of the others on the same share, and on unpinned SB
+// kernels of 150 tensors at tightness 0.9 it placed 0 of 10 on the search's 3/8 of 100,000 nodes, where
+// alone on 2,000,000 units it placed 9 of 10 within 2.3 s each (docs/PERFORMANCE.md section 10, "The repair
+// walk's budget").
 #pragma once
 
 #include <algorithm>
@@ -78,9 +87,11 @@ class conflict_repairer {
     if (!started_ && !start()) dead_ = true;
     while (!dead_ && !out_.empty() && nodes < max_nodes) {
       if ((moves_ & 255) == 0 && std::chrono::steady_clock::now() > deadline) break;
-      const std::uint64_t spent = move();
-      nodes += spent;
-      watchdog_tick(16 * spent);
+      const std::uint64_t work = move();
+      watchdog_tick(16 * work);
+      work_ += work;
+      nodes += work_ / work_per_node;
+      work_ %= work_per_node;
       if (out_.size() < best_count_) best_count_ = out_.size(), ++snap_;  // the state now is the best
     }
     if (dead_ || !out_.empty()) return std::nullopt;
@@ -108,6 +119,10 @@ class conflict_repairer {
   static constexpr std::uint64_t pin_cost = std::numeric_limits<std::uint64_t>::max();  // marks a pin
   static constexpr std::uint64_t tabu_cost = std::uint64_t{1} << 56;  // taken only when nothing else is
   static constexpr std::uint64_t tenure = 2;                          // moves a new block stays put
+  // The work a search node stands for: one move plus one per 32 positions weighed is a unit, and a
+  // search node of the tree walks (the fills', the sweep's, the canonical walk's) costs about 8 of them
+  // (see the top of this header), so that the walk's budget in nodes bounds its time as theirs does.
+  static constexpr std::uint64_t work_per_node = 8;
 
   struct span_of {  // a placed neighbor's bytes in the quarters of a start, and what leaving it out costs
     std::uint64_t lo, hi, cost;
@@ -175,7 +190,7 @@ class conflict_repairer {
   }
 
   /// One move: a left-out node at its cheapest position, the free nodes it overlaps left out. Returns
-  /// the search nodes it counts.
+  /// its work: 1, plus 1 per 32 positions weighed.
   std::uint64_t move() {
     ++moves_;
     const std::size_t i = random() % out_.size();
@@ -289,6 +304,7 @@ class conflict_repairer {
   rect_layout lay_;
   std::size_t n_;
   bool started_ = false, dead_ = false;
+  std::uint64_t work_ = 0;  // work not yet counted as a node (below work_per_node)
   std::uint64_t moves_ = 0, state_ = 0x9e3779b97f4a7c15ull, unit_ = std::numeric_limits<std::uint64_t>::max();
   std::vector<std::uint8_t> placed_;
   std::vector<std::uint32_t> part_, mask_;
