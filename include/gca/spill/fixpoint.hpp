@@ -254,7 +254,8 @@ class space_fixpoint {
   bool rescued(const space_attempt& a) {
     search_.reset();
     proof_.reset();
-    if (!lay_ || !search_budget_left()) return false;
+    if (!lay_) return false;
+    if (!search_budget_left()) return placed_by_hints();
     search_ = search_step(round_budget(), search_until_);
     // The first round's answer for a spill-free placement, kept so that a spill can say whether it was
     // proven necessary ("infeasible") or the search only gave up (a spill-free placement may exist).
@@ -302,6 +303,23 @@ class space_fixpoint {
       n = spill_.spill(lf_, a, filter_, tgt_, rep_.spills);
     }
     return false;
+  }
+
+  /// Past the space's search budget, the last victims' placement (hints_) is still tried, once. Those
+  /// victims were chosen because the search placed their spilled view; without this check the colorer
+  /// alone, which could not place the space before, chooses every victim from then on (an SB kernel of 150
+  /// tensors at tightness 0.97 whose first search spent the whole budget: 9 victims chosen with a
+  /// placement, then 46 webs spilled; docs/PERFORMANCE.md section 10, "Victims past the search budget").
+  /// Linear scan and one search of opt.guided_nodes with the hints pinned (place_or_prove, `search`
+  /// false); no new hints come of it, so it runs at most once per space.
+  bool placed_by_hints() {
+    if (hints_.empty() || !opt_.search.enabled) return false;
+    const std::vector<std::pair<tensor_id, placement>> hints = std::move(hints_);
+    hints_.clear();
+    const auto until = search_deadline(opt_.search, std::chrono::steady_clock::now(), opt_.deadline);
+    rescue r = place_or_prove(lf_, filter_, geom_, *lay_, opt_.blockers, opt_.search, until, spillable_fn(), false, hints, false);
+    rep_.search_nodes += r.search_nodes;
+    return r.placed && finish_rescue(r);
   }
 
   /// place_or_prove with victims, on the last victims' placement as hints (spill/place_or_prove.hpp): its
