@@ -12,6 +12,7 @@
 #include <optional>
 #include <random>
 #include <set>
+#include <limits>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -929,6 +930,48 @@ TEST_CASE("a space whose search budget is spent is searched once more before a r
       REQUIRE_NOTHROW(gca::run_pipeline(m, gca::build_pipeline(cfg), gca::default_registry(), popt, {true, nullptr}));
       CHECK(gca::verify(original, m).ok());  // the placements, and the same values computed
     }
+}
+
+// The last victims' placement (the hints) is tried even once the space's search budget is spent
+// (fixpoint::placed_by_hints): the victims were chosen because the search placed their spilled view, so
+// a first search that spends the whole budget (total_nodes 1 here) must not hand the later rounds to the
+// colorer alone. Planted tight SB kernels by sweep of 60 tensors under small budgets: on each that the
+// search gives up on and whose spill is the search's own (not the colorer's run kept), the webs spilled
+// are those of an unspent budget (6 of seeds 1-8 when written; without the check past the budget, seeds
+// 2, 5 and 6 spilled 66, 61 and 62 webs instead of 18, 21 and 18, and on 1, 3 and 8 the colorer's run was
+// kept, with 22, 23 and 30 instead of 18, 4 and 12).
+TEST_CASE("the victims' placement is tried past the search budget") {
+  int compared = 0;
+  for (std::uint64_t seed = 1; seed <= 8; ++seed) {
+    const gca::module original = sweep_kernel(gca::planted_sb_family::tight, seed);
+    // -O2's SB pass: webs spilled, and whether the colorer's own run was kept.
+    auto run = [&](std::uint64_t total) -> std::pair<std::size_t, bool> {
+      gca::module m = original;
+      gca::pipeline_config cfg;
+      cfg.optlevel = 2;
+      gca::pass_options popt;
+      popt.alloc.threads = 1;
+      popt.alloc.search.nodes = 5000;
+      popt.alloc.search.guided_nodes = 1000;
+      popt.alloc.search.total_nodes = total;
+      std::ostringstream log;
+      popt.log = &log;
+      std::size_t webs = 0;
+      for (const gca::pass_report& r : gca::run_pipeline(m, gca::build_pipeline(cfg), gca::default_registry(), popt, {true, nullptr}))
+        for (const auto& [fn, rep] : r.functions)
+          if (r.pass == "coloring_allocator_sb") webs = rep.spills.spilled_webs;
+      CHECK(gca::verify(original, m).ok());
+      return {webs, log.str().find("SB: the colorer without the placement search spills less") != std::string::npos};
+    };
+    CAPTURE(seed);
+    const auto [webs, kept] = run(std::numeric_limits<std::uint64_t>::max());
+    const auto [webs_spent, kept_spent] = run(1);
+    MESSAGE("seed " << seed << ": " << webs << " webs spilled, " << webs_spent << " with the budget spent at once" << std::string(kept || kept_spent ? " (the colorer's run kept)" : ""));
+    if (webs == 0 || kept || kept_spent) continue;
+    ++compared;
+    CHECK(webs_spent == webs);
+  }
+  CHECK(compared >= 4);
 }
 
 // The time sweep (engine/place_sweep.hpp), hand-checked: the lowest free cell at a free node's birth is
