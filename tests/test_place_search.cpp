@@ -326,6 +326,25 @@ TEST_CASE("place_search: agrees with exhaustive enumeration on random tiny probl
 
 namespace {
 
+/// -O2 pass options for the allocator tests under small search budgets: `nodes` for a space's first
+/// round, `guided` per trial victim set, `total` per space, on `threads` threads.
+gca::pass_options search_budget(std::uint64_t total, std::uint64_t nodes = 5000, std::uint64_t guided = 1000,
+                                unsigned threads = 1) {
+  gca::pass_options popt;
+  popt.alloc.threads = threads;
+  popt.alloc.search.nodes = nodes;
+  popt.alloc.search.guided_nodes = guided;
+  popt.alloc.search.total_nodes = total;
+  return popt;
+}
+
+/// Runs the -O2 pipeline on m; the reports of its passes.
+std::vector<gca::pass_report> run_o2(gca::module& m, const gca::pass_options& popt) {
+  gca::pipeline_config cfg;
+  cfg.optlevel = 2;
+  return gca::run_pipeline(m, gca::build_pipeline(cfg), gca::default_registry(), popt, {true, nullptr});
+}
+
 /// Runs the pre-codegen pipeline of `level` and family; returns the error text ("" on success) and adds
 /// the webs spilled to `spilled`.
 std::string allocate(gca::module& m, int level, const std::string& family, std::size_t& spilled) {
@@ -453,13 +472,11 @@ TEST_CASE("a spill reports whether the search proved it necessary") {
                            "  %y = store %x\n}\n";
   auto run = [](const std::string& text, std::uint64_t nodes) {
     gca::module m = gca::parse(text);
-    gca::pipeline_config cfg;
-    cfg.optlevel = 2;
     gca::pass_options popt;
     popt.alloc.threads = 1;
     popt.alloc.search.nodes = nodes;
     std::pair<std::size_t, std::string> out{0, "(no SB report)"};
-    for (const gca::pass_report& r : gca::run_pipeline(m, gca::build_pipeline(cfg), gca::default_registry(), popt, {true, nullptr}))
+    for (const gca::pass_report& r : run_o2(m, popt))
       for (const auto& [fn, rep] : r.functions)
         if (rep.memory == gca::memory_type::sb && r.pass == "coloring_allocator_sb") out = {rep.spills.spilled_webs, rep.search_outcome};
     const gca::verify_report v = gca::verify(m, {.linked = false});
@@ -870,18 +887,12 @@ TEST_CASE("a space the search cannot place spills no more than the colorer alone
     const gca::module original = sweep_kernel(gca::planted_sb_family::tight, seed);
     // -O2, whose SB pass is coloring_allocator_sb; its spill cost, or nothing when refused.
     auto run = [&](bool search, gca::module& m, std::ostringstream& log) -> std::optional<std::uint64_t> {
-      gca::pipeline_config cfg;
-      cfg.optlevel = 2;
-      gca::pass_options popt;
-      popt.alloc.threads = 1;
+      gca::pass_options popt = search_budget(40000);
       popt.alloc.search.enabled = search;
-      popt.alloc.search.nodes = 5000;
-      popt.alloc.search.guided_nodes = 1000;
-      popt.alloc.search.total_nodes = 40000;
       popt.log = &log;  // the allocators' log lines
       std::optional<std::uint64_t> cost;
       try {
-        for (const gca::pass_report& r : gca::run_pipeline(m, gca::build_pipeline(cfg), gca::default_registry(), popt, {true, nullptr}))
+        for (const gca::pass_report& r : run_o2(m, popt))
           for (const auto& [fn, rep] : r.functions)
             if (r.pass == "coloring_allocator_sb") cost = rep.spills.cycles;
       } catch (const gca::allocation_error&) {
@@ -918,16 +929,9 @@ TEST_CASE("a space whose search budget is spent is searched once more before a r
     for (const auto family : {gca::planted_sb_family::tight, gca::planted_sb_family::mixed}) {
       const gca::module original = sweep_kernel(family, seed);
       gca::module m = original;
-      gca::pipeline_config cfg;
-      cfg.optlevel = 2;
-      gca::pass_options popt;
-      popt.alloc.threads = 1;
-      popt.alloc.search.nodes = 5000;
-      popt.alloc.search.guided_nodes = 1000;
-      popt.alloc.search.total_nodes = 20000;
       CAPTURE(seed);
       CAPTURE(static_cast<int>(family));
-      REQUIRE_NOTHROW(gca::run_pipeline(m, gca::build_pipeline(cfg), gca::default_registry(), popt, {true, nullptr}));
+      REQUIRE_NOTHROW(run_o2(m, search_budget(20000)));
       CHECK(gca::verify(original, m).ok());  // the placements, and the same values computed
     }
 }
@@ -947,17 +951,11 @@ TEST_CASE("the victims' placement is tried past the search budget") {
     // -O2's SB pass: webs spilled, and whether the colorer's own run was kept.
     auto run = [&](std::uint64_t total) -> std::pair<std::size_t, bool> {
       gca::module m = original;
-      gca::pipeline_config cfg;
-      cfg.optlevel = 2;
-      gca::pass_options popt;
-      popt.alloc.threads = 1;
-      popt.alloc.search.nodes = 5000;
-      popt.alloc.search.guided_nodes = 1000;
-      popt.alloc.search.total_nodes = total;
+      gca::pass_options popt = search_budget(total);
       std::ostringstream log;
       popt.log = &log;
       std::size_t webs = 0;
-      for (const gca::pass_report& r : gca::run_pipeline(m, gca::build_pipeline(cfg), gca::default_registry(), popt, {true, nullptr}))
+      for (const gca::pass_report& r : run_o2(m, popt))
         for (const auto& [fn, rep] : r.functions)
           if (r.pass == "coloring_allocator_sb") webs = rep.spills.spilled_webs;
       CHECK(gca::verify(original, m).ok());
@@ -1251,15 +1249,8 @@ TEST_CASE("allocators: the placement search on two threads gives the one thread'
     std::string printed[2];
     for (int k = 0; k < 2; ++k) {
       gca::module m = original;
-      gca::pipeline_config cfg;
-      cfg.optlevel = 2;
-      gca::pass_options popt;
-      popt.alloc.threads = k == 0 ? 1 : 2;
-      popt.alloc.search.nodes = 40000;
-      popt.alloc.search.guided_nodes = 2000;
-      popt.alloc.search.total_nodes = 80000;
       try {
-        for (const gca::pass_report& r : gca::run_pipeline(m, gca::build_pipeline(cfg), gca::default_registry(), popt, {true, nullptr}))
+        for (const gca::pass_report& r : run_o2(m, search_budget(80000, 40000, 2000, k == 0 ? 1 : 2)))
           for (const auto& [fn, rep] : r.functions)
             if (r.pass == "coloring_allocator_sb" && k == 0) past_first_round += rep.search_nodes > 3 * 4096;
         printed[k] = gca::print(m);
