@@ -162,6 +162,8 @@ struct search_limits {
   bool filler_turns = true;
   // Take turns with the repair walk (engine/place_repair.hpp; place_searcher::repair_turn).
   bool repair = true;
+  // Take turns with probes of the canonical walk, the one walk that proves (place_searcher::probe_turn).
+  bool probes = true;
 };
 
 /// One space's nodes. Non-owning; every span has one entry per node of `ranges` (pins and fixed may be
@@ -227,7 +229,7 @@ class place_searcher {
   /// ranges and fixed flags), else it is built here.
   place_searcher(const place_problem& p, const rect_layout& lay, const search_limits& lim,
                  const interference_graph* shared = nullptr)
-      : p_(p), lay_(lay), lim_(lim), n_(p.ranges.num_nodes()), shared_(shared) {
+      : p_(p), lay_(lay), lim_(lim), n_(p.ranges.num_nodes()), shared_(shared), cap_(lim.max_nodes) {
     if (p.extents.size() != n_ || (!p.pins.empty() && p.pins.size() != n_) || (!p.fixed.empty() && p.fixed.size() != n_))
       throw input_error("place_search: extents, pins and fixed must have one entry per node");
   }
@@ -367,7 +369,8 @@ class place_searcher {
         if (fills(f)) return true;
         if (w > 0 && step(sweep, 2, w, false)) return true;
       }
-      if (repair_turn(r, std::min(b, repair_share)) || narrow_turn(r, b) || filler_turns(r, w)) return true;
+      if (probe_turn(r, std::min(b, part) / 8) || repair_turn(r, std::min(b, repair_share)) || narrow_turn(r, b) || filler_turns(r, w))
+        return true;
       if ((b >= fill_share && b >= sweep_share && b >= repair_share) || std::chrono::steady_clock::now() > lim_.deadline) return false;
     }
   }
@@ -474,6 +477,36 @@ class place_searcher {
       return true;
     }
     return false;
+  }
+  /// Probe turns: the canonical walk (search below), the only walk that proves a part infeasible, on an
+  /// eighth of the round's budget (up to an eighth of the other walks' share), after the fills and the sweep and before the repair walk. Without them
+  /// an infeasible part was proved only after every other walk had spent its whole share, though most
+  /// such parts are proved in a few canonical nodes: the operand sets of proof 1 and the all-spilled
+  /// views of spill/place_or_prove.hpp, each with 3/8 of its budget going to the repair walk, eight
+  /// moves a node (small random SB kernels, 240 allocations: 1.1 s before the repair walk's budget of
+  /// session 39, 3.8 s after it, most of it in the repair walk; docs/PERFORMANCE.md section 10, "Probes
+  /// of the canonical walk"). Each probe starts the walk afresh (search leaves the state as it found it
+  /// when it gives up), and its failed states (R4) stay remembered, so a probe redoes little of the
+  /// last one; the probes' budgets grow with the rounds', so they cost about a sixth of a share in all.
+  /// Their nodes count in the answer, not against the final canonical walk's budget, as the other
+  /// turns'. A probe's placement is checked here; its proof is the canonical walk's.
+  bool probe_turn(place_result& r, std::uint64_t budget) {
+    if (!lim_.probes || budget == 0) return false;
+    place_result q;
+    cap_ = budget;
+    const search_status s = search(q);
+    cap_ = lim_.max_nodes;
+    turns_spent_ += q.nodes;
+    if (s == search_status::gave_up) return false;
+    r.status = s;
+    if (s == search_status::infeasible) {
+      r.proof = q.proof;
+      return true;
+    }
+    r.placements.assign(n_, std::nullopt);
+    for (node_id v = 0; v < n_; ++v) r.placements[v] = placement{part_[v], off_[v]};
+    check_placement(r);
+    return true;
   }
   /// Repair turns: the repair walk (engine/place_repair.hpp says why and how) on the part, resuming where
   /// it stopped, on the round's budget (up to 3/8 of the part's, as the sweep). Free space scattered
@@ -1049,8 +1082,10 @@ class place_searcher {
         if (!stack.empty()) stack.back().incomplete = stack.back().incomplete || incomplete;
         continue;
       }
-      if (r.nodes >= lim_.max_nodes) return search_status::gave_up;
-      if ((r.nodes & 255) == 0 && std::chrono::steady_clock::now() > lim_.deadline) return search_status::gave_up;
+      if (r.nodes >= cap_ || ((r.nodes & 255) == 0 && std::chrono::steady_clock::now() > lim_.deadline)) {
+        unwind(stack);
+        return search_status::gave_up;
+      }
       watchdog_tick(16);  // a caller's watchdog (gca/watchdog.hpp) throws here: the clock every 256 nodes
       const child c = top.children[top.next++];
       top.placed = c.v;
@@ -1059,6 +1094,13 @@ class place_searcher {
     }
     r.proof = "every canonical placement was tried (" + std::to_string(r.nodes) + " search nodes)";
     return search_status::infeasible;
+  }
+  /// Takes back the placements of a walk that gave up, so that the next walk (probe_turn's, then the
+  /// final one) starts from the part as prepare left it.
+  template <class Frames>
+  void unwind(Frames& stack) {
+    for (; !stack.empty(); stack.pop_back())
+      if (stack.back().placed != ~node_id{0}) unplace(stack.back().placed, stack.back().saved_off, stack.back().saved_id);
   }
 
 
@@ -1098,6 +1140,7 @@ class place_searcher {
   bool filled_built_ = false;
   std::optional<conflict_repairer<Deferred>> repairer_;  // repair_turn's walk (made on its first turn)
   std::uint64_t repair_spent_ = 0;
+  std::uint64_t cap_ = 0;  // the canonical walk's node budget: lim_.max_nodes, or a probe's (probe_turn)
   bool repair_checked_ = false;  // whether repair_turn has checked R2 at the root (and made repairer_)
 };
 
