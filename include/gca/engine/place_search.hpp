@@ -21,6 +21,10 @@
 // growing budgets, each resuming where it stopped. What they find is a placement; when they find nothing
 // the walk below runs on what is left of the budget; only that walk proves infeasibility.
 //
+// Probe turns. So that a part the walk below proves infeasible in a few nodes is answered then, that walk
+// also takes a turn in each round, after the fills and the sweep, on an eighth of the round's budget,
+// resuming where it stopped (place_searcher::probe_turn).
+//
 // Narrow turns. After each round of those turns that finds nothing, the part is also searched afresh in
 // the narrowest memory in which R2 holds at the root (each segment cut to fewer bytes): the walks are at
 // their best where the busiest points are full, and more room must not lose a placement
@@ -479,30 +483,25 @@ class place_searcher {
     return false;
   }
   /// Probe turns: the canonical walk (search below), the only walk that proves a part infeasible, on an
-  /// eighth of the round's budget (up to an eighth of the other walks' share), after the fills and the sweep and before the repair walk. Without them
-  /// an infeasible part was proved only after every other walk had spent its whole share, though most
-  /// such parts are proved in a few canonical nodes: the operand sets of proof 1 and the all-spilled
-  /// views of spill/place_or_prove.hpp, each with 3/8 of its budget going to the repair walk, eight
-  /// moves a node (small random SB kernels, 240 allocations: 1.1 s before the repair walk's budget of
-  /// session 39, 3.8 s after it, most of it in the repair walk; docs/PERFORMANCE.md section 10, "Probes
-  /// of the canonical walk"). Each probe starts the walk afresh (search leaves the state as it found it
-  /// when it gives up), and its failed states (R4) stay remembered, so a probe redoes little of the
-  /// last one; the probes' budgets grow with the rounds', so they cost about a sixth of a share in all.
-  /// Their nodes count in the answer, not against the final canonical walk's budget, as the other
-  /// turns'. A probe's placement is checked here; its proof is the canonical walk's.
+  /// eighth of the round's budget (at most an eighth of the other walks' share), after the fills and the
+  /// sweep and before the repair walk. Without them an infeasible part was proved only after every other
+  /// walk had spent its whole share, though most such parts are proved in a few thousand canonical
+  /// nodes: the operand sets of proof 1 and the all-spilled views of spill/place_or_prove.hpp, each with
+  /// 3/8 of its budget going to the repair walk, eight moves a node (small random SB kernels, 240
+  /// allocations: 1.1 s before the repair walk's budget of session 39, 3.8 s after it, most of it in the
+  /// repair walk). The walk resumes where the last turn stopped and its nodes count against its own
+  /// budget, as before: it is the final walk cut into turns, so a part given up on costs what it did.
+  /// (Probes that started afresh, each counted beside the budget, cost about a sixth of a share more on
+  /// every part given up on: spilling SB kernels of 150 tensors 8 % slower; docs/PERFORMANCE.md section
+  /// 10, "Probes of the canonical walk".) A probe's placement is checked here; its proof is the walk's.
   bool probe_turn(place_result& r, std::uint64_t budget) {
     if (!lim_.probes || budget == 0) return false;
-    place_result q;
-    cap_ = budget;
-    const search_status s = search(q);
+    cap_ = std::min(r.nodes + budget, lim_.max_nodes);
+    const search_status s = search(r);
     cap_ = lim_.max_nodes;
-    turns_spent_ += q.nodes;
     if (s == search_status::gave_up) return false;
     r.status = s;
-    if (s == search_status::infeasible) {
-      r.proof = q.proof;
-      return true;
-    }
+    if (s == search_status::infeasible) return true;
     r.placements.assign(n_, std::nullopt);
     for (node_id v = 0; v < n_; ++v) r.placements[v] = placement{part_[v], off_[v]};
     check_placement(r);
@@ -1025,18 +1024,23 @@ class place_searcher {
   // choice is revisited after a few thousand nodes instead of after the whole subtree below it. Only a
   // walk that skipped nothing proves infeasibility, so completeness is kept; the repeated prefixes cost
   // little against the budget.
+  //
+  // Resumable: when it stops at cap_ (or the deadline) its stack and limit stay, and the next call goes
+  // on from there, so the probes (probe_turn) and the final walk are one walk cut into turns, the same
+  // nodes in the same order as one call.
   search_status search(place_result& r) {
-    for (std::uint32_t limit = 0;; limit = limit == 0 ? 1 : 2 * limit) {
-      const bool unlimited = limit >= 64;
-      bool skipped = false;
-      const search_status s = walk(r, unlimited ? ~std::uint32_t{0} : limit, skipped);
-      if (s != search_status::infeasible || !skipped) return s;
+    for (;;) {
+      const search_status s = walk(r);
+      if (s == search_status::gave_up || s == search_status::found || !skipped_) return s;
       r.proof.clear();
+      limit_ = limit_ == 0 ? 1 : 2 * limit_;
     }
   }
 
-  search_status walk(place_result& r, std::uint32_t limit, bool& skipped) {
-    std::vector<frame> stack;
+  search_status walk(place_result& r) {
+    const std::uint32_t limit = limit_ >= 64 ? ~std::uint32_t{0} : limit_;
+    std::vector<frame>& stack = stack_;
+    bool& skipped = skipped_;
     auto open = [&](std::uint32_t d) -> bool {
       ++r.nodes;
       if (placed_count_ == free_.size()) return true;
@@ -1057,10 +1061,16 @@ class place_searcher {
       stack.push_back(std::move(f));
       return false;
     };
-    if (open(0)) return search_status::found;
-    if (stack.back().children.empty()) {
-      r.proof = "the pruning rules cut the root (the bytes needed in some partitions at one point exceed the memory, or a node has no place)";
-      return search_status::infeasible;
+    if (!walking_) {  // a new walk (else go on where the last call stopped)
+      walking_ = true;
+      skipped = false;
+      if (open(0)) return search_status::found;
+      if (stack.back().children.empty()) {
+        stack.clear();
+        walking_ = false;
+        r.proof = "the pruning rules cut the root (the bytes needed in some partitions at one point exceed the memory, or a node has no place)";
+        return search_status::infeasible;
+      }
     }
     while (!stack.empty()) {
       frame& top = stack.back();
@@ -1082,25 +1092,17 @@ class place_searcher {
         if (!stack.empty()) stack.back().incomplete = stack.back().incomplete || incomplete;
         continue;
       }
-      if (r.nodes >= cap_ || ((r.nodes & 255) == 0 && std::chrono::steady_clock::now() > lim_.deadline)) {
-        unwind(stack);
-        return search_status::gave_up;
-      }
+      if (r.nodes >= cap_) return search_status::gave_up;
+      if ((r.nodes & 255) == 0 && std::chrono::steady_clock::now() > lim_.deadline) return search_status::gave_up;
       watchdog_tick(16);  // a caller's watchdog (gca/watchdog.hpp) throws here: the clock every 256 nodes
       const child c = top.children[top.next++];
       top.placed = c.v;
       place(c);
       if (open(d)) return search_status::found;
     }
+    walking_ = false;
     r.proof = "every canonical placement was tried (" + std::to_string(r.nodes) + " search nodes)";
     return search_status::infeasible;
-  }
-  /// Takes back the placements of a walk that gave up, so that the next walk (probe_turn's, then the
-  /// final one) starts from the part as prepare left it.
-  template <class Frames>
-  void unwind(Frames& stack) {
-    for (; !stack.empty(); stack.pop_back())
-      if (stack.back().placed != ~node_id{0}) unplace(stack.back().placed, stack.back().saved_off, stack.back().saved_id);
   }
 
 
@@ -1140,7 +1142,13 @@ class place_searcher {
   bool filled_built_ = false;
   std::optional<conflict_repairer<Deferred>> repairer_;  // repair_turn's walk (made on its first turn)
   std::uint64_t repair_spent_ = 0;
-  std::uint64_t cap_ = 0;  // the canonical walk's node budget: lim_.max_nodes, or a probe's (probe_turn)
+  // The canonical walk between calls (search): its budget (lim_.max_nodes, or the end of a probe's turn),
+  // its stack, its discrepancy limit and whether it skipped a child, and whether a walk is under way.
+  std::uint64_t cap_ = 0;
+  std::vector<frame> stack_;
+  std::uint32_t limit_ = 0;
+  bool skipped_ = false;
+  bool walking_ = false;
   bool repair_checked_ = false;  // whether repair_turn has checked R2 at the root (and made repairer_)
 };
 
