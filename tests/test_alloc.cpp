@@ -699,7 +699,7 @@ TEST_CASE("generated programs: the full pipelines verify at -O2 and -O6, includi
 }
 
 TEST_CASE("parallel functions: 1 and 4 threads give the same bytes") {
-  for (std::uint64_t seed = 100; seed < 110; ++seed) {
+  for (std::uint64_t seed = 100; seed < 100 + gca::test::sweep_seeds(10, 4); ++seed) {
     gca::test::random_program_options o;
     o.seed = seed;
     o.functions = 4;
