@@ -233,7 +233,7 @@ class place_searcher {
   /// ranges and fixed flags), else it is built here.
   place_searcher(const place_problem& p, const rect_layout& lay, const search_limits& lim,
                  const interference_graph* shared = nullptr)
-      : p_(p), lay_(lay), lim_(lim), n_(p.ranges.num_nodes()), shared_(shared), cap_(lim.max_nodes) {
+      : p_(p), lay_(lay), lim_(lim), n_(p.ranges.num_nodes()), shared_(shared) {
     if (p.extents.size() != n_ || (!p.pins.empty() && p.pins.size() != n_) || (!p.fixed.empty() && p.fixed.size() != n_))
       throw input_error("place_search: extents, pins and fixed must have one entry per node");
   }
@@ -252,7 +252,7 @@ class place_searcher {
       r.nodes += turns_spent_;
       return r;
     }
-    r.status = search(r);
+    r.status = search(r, lim_.max_nodes);
     r.nodes += turns_spent_;  // counted after the canonical walk, whose budget they leave whole (narrow_turn)
     if (r.status == search_status::gave_up && repairer_) {
       r.partial = repairer_->best_state();
@@ -496,9 +496,7 @@ class place_searcher {
   /// 10, "Probes of the canonical walk".) A probe's placement is checked here; its proof is the walk's.
   bool probe_turn(place_result& r, std::uint64_t budget) {
     if (!lim_.probes || budget == 0) return false;
-    cap_ = std::min(r.nodes + budget, lim_.max_nodes);
-    const search_status s = search(r);
-    cap_ = lim_.max_nodes;
+    const search_status s = search(r, std::min(r.nodes + budget, lim_.max_nodes));
     if (s == search_status::gave_up) return false;
     r.status = s;
     if (s == search_status::infeasible) return true;
@@ -1025,19 +1023,19 @@ class place_searcher {
   // walk that skipped nothing proves infeasibility, so completeness is kept; the repeated prefixes cost
   // little against the budget.
   //
-  // Resumable: when it stops at cap_ (or the deadline) its stack and limit stay, and the next call goes
+  // Resumable: when it stops at `cap` nodes in all (or the deadline) its stack and limit stay, and the next call goes
   // on from there, so the probes (probe_turn) and the final walk are one walk cut into turns, the same
   // nodes in the same order as one call.
-  search_status search(place_result& r) {
+  search_status search(place_result& r, std::uint64_t cap) {
     for (;;) {
-      const search_status s = walk(r);
+      const search_status s = walk(r, cap);
       if (s == search_status::gave_up || s == search_status::found || !skipped_) return s;
       r.proof.clear();
       limit_ = limit_ == 0 ? 1 : 2 * limit_;
     }
   }
 
-  search_status walk(place_result& r) {
+  search_status walk(place_result& r, std::uint64_t cap) {
     const std::uint32_t limit = limit_ >= 64 ? ~std::uint32_t{0} : limit_;
     std::vector<frame>& stack = stack_;
     bool& skipped = skipped_;
@@ -1092,7 +1090,7 @@ class place_searcher {
         if (!stack.empty()) stack.back().incomplete = stack.back().incomplete || incomplete;
         continue;
       }
-      if (r.nodes >= cap_) return search_status::gave_up;
+      if (r.nodes >= cap) return search_status::gave_up;
       if ((r.nodes & 255) == 0 && std::chrono::steady_clock::now() > lim_.deadline) return search_status::gave_up;
       watchdog_tick(16);  // a caller's watchdog (gca/watchdog.hpp) throws here: the clock every 256 nodes
       const child c = top.children[top.next++];
@@ -1142,9 +1140,8 @@ class place_searcher {
   bool filled_built_ = false;
   std::optional<conflict_repairer<Deferred>> repairer_;  // repair_turn's walk (made on its first turn)
   std::uint64_t repair_spent_ = 0;
-  // The canonical walk between calls (search): its budget (lim_.max_nodes, or the end of a probe's turn),
-  // its stack, its discrepancy limit and whether it skipped a child, and whether a walk is under way.
-  std::uint64_t cap_ = 0;
+  // The canonical walk between calls (search): its stack, its discrepancy limit and whether it skipped a
+  // child, and whether a walk is under way.
   std::vector<frame> stack_;
   std::uint32_t limit_ = 0;
   bool skipped_ = false;
