@@ -1,7 +1,7 @@
 // gca-pack — packs a DSA problem (buffers with lifetimes and sizes) into one linear address space.
 //
 //   gca-pack [--capacity BYTES] [--alignment A] [--search] [--search-ms MS] [--search-nodes N] [--threads T]
-//            [--interference auto|graph|intervals] [-o OUT.csv] IN.csv
+//            [--search-max-pairs P] [--interference auto|graph|intervals] [-o OUT.csv] IN.csv
 //
 // Reads `id,lower,upper,size[,alignment]` (half-open lifetimes), packs it with gca::pack (gca/pack.hpp:
 // the interference representation `--interference` chooses, best-of-n coloring with the classical
@@ -12,9 +12,12 @@
 //          interference=graph|intervals
 // where P is the placement's highest end, or none when nothing fits (a partial coloring's peak says
 // nothing of what fits), R is the exact search's answer: found, infeasible (proven: no placement within the capacity, or
-// within max-live without --capacity, exists), gave-up (its time or node budget ran out), or off; `nodes`
-// counts the search's placements (0 when it did not run); MS is the search's budget (2000 by default),
-// --search-nodes N its node budget (deterministic, unlike the time budget).
+// within max-live without --capacity, exists), gave-up (its time or node budget ran out), skipped (it was
+// due but did not run: more interfering pairs than --search-max-pairs P, 2^22 by default, since it builds
+// the interference graph; "does not fit" is then no proof), or off; a capacity below max-live is
+// infeasible without a search. For infeasible-without-a-search and skipped one more line on stderr says
+// why. `nodes` counts the search's placements (0 when it did not run); MS is the search's budget (2000 by
+// default), --search-nodes N its node budget (deterministic, unlike the time budget).
 // Exit status: 0 fits (or no capacity), 3 does not fit (nothing written), 1 bad input or usage.
 // --threads T runs the best-of-n variants on T threads (0, the default: one per hardware thread), and
 // with T >= 2 the search's two lanes at once (gca/engine/lanes.hpp); the result does not depend on T.
@@ -38,7 +41,7 @@ namespace {
 int usage(const char* why) {
   std::cerr << "gca-pack: " << why << "\n"
             << "usage: gca-pack [--capacity BYTES] [--alignment A] [--search] [--search-ms MS] [--search-nodes N]\n"
-               "                [--threads T] [--interference auto|graph|intervals] [-o OUT.csv] IN.csv\n";
+               "                [--threads T] [--search-max-pairs P] [--interference auto|graph|intervals] [-o OUT.csv] IN.csv\n";
   return 1;
 }
 
@@ -79,6 +82,11 @@ std::optional<int> parse_args(int argc, char** argv, cli& c) {
       const auto n = v ? number(*v) : std::nullopt;
       if (!n || *n == 0) return usage("--search-nodes needs a positive integer");
       c.opt.search_nodes = *n;
+    } else if (a == "--search-max-pairs") {
+      const auto v = value();
+      const auto n = v ? number(*v) : std::nullopt;
+      if (!n) return usage("--search-max-pairs needs a non-negative integer");
+      c.opt.search_max_pairs = *n;
     } else if (a == "--threads") {
       const auto v = value();
       const auto n = v ? number(*v) : std::nullopt;
@@ -160,7 +168,8 @@ int main(int argc, char** argv) {
     return 1;
   }
   // "gave-up" (one word) keeps the key=value line splittable on spaces.
-  const std::string search_status = !r.search                                ? "off"
+  const std::string search_status = !r.search && !r.search_note.empty()       ? "skipped"
+                                    : !r.search                                ? "off"
                                     : *r.search == gca::search_status::gave_up ? "gave-up"
                                                                                : std::string(gca::to_string(*r.search));
   const auto ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
@@ -170,6 +179,7 @@ int main(int argc, char** argv) {
             << " fits=" << (r.fits ? "yes" : "no") << " nodes=" << r.search_nodes
             << " time_ms=" << static_cast<std::uint64_t>(ms + 0.5) << " search=" << search_status
             << " interference=" << (r.used_intervals ? "intervals" : "graph") << '\n';
+  if (!r.search_note.empty()) std::cerr << "gca-pack: " << r.search_note << '\n';
   if (!r.fits) return 3;
 
   return write_solution(c.out_path, p, r.offsets);

@@ -15,7 +15,14 @@
 //   3. The exact search (engine/search.hpp) when a capacity is given and the coloring does not fit, or
 //      when `search` is set and the coloring is above max-live: within the capacity, or at max-live
 //      without one, in `search_time` and `search_nodes`. It replaces the coloring when it found a lower
-//      peak (or any placement when the coloring did not fit).
+//      peak (or any placement when the coloring did not fit). Two cases are answered without it, since
+//      it walks the interference graph, whose memory and construction time grow with the interfering
+//      pairs (a trace of 62,000 buffers with ~9,000 live at once has hundreds of millions: 6 GB and
+//      35 s to build, docs/PERFORMANCE.md section 7): a capacity below max-live is infeasible (max-live
+//      is a lower bound on every placement's peak; `search_note` says so), and above
+//      `search_max_pairs` interfering pairs (counted by the sweep, without listing one) the search does
+//      not run (`search` stays empty, `search_note` says why): the coloring's answer stands, and
+//      "does not fit" is then no proof.
 // Per-buffer alignments are honored by aligning every buffer to the least common multiple of them and
 // `alignment` (exact for the usual powers of two, conservative otherwise). The result does not depend on
 // `threads`.
@@ -53,6 +60,11 @@ struct pack_options {
   std::uint64_t search_nodes = UINT64_MAX;   // and its node budget (deterministic, unlike the time)
   unsigned threads = 0;                      // best-of-n variants at once (0: one per hardware thread)
   pack_interference interference = pack_interference::automatic;
+  // The search builds the interference graph and its own tables (memory about 40-50 bytes per interfering
+  // pair); above this many pairs it does not run (step 3 above). 2^22, the size from which the coloring
+  // leaves the graph too (pack_coloring): there the search, a walk of O(buffers) per node, places a few
+  // hundred nodes in its 2 s on traces of 18,000 buffers (docs/PERFORMANCE.md section 7).
+  std::uint64_t search_max_pairs = std::uint64_t{1} << 22;
 };
 
 struct pack_result {
@@ -63,6 +75,8 @@ struct pack_result {
   bool used_intervals = false;            // which interference the coloring ran on
   std::optional<search_status> search;    // the exact search's answer (nullopt: it did not run)
   std::uint64_t search_nodes = 0;         // its placements
+  std::string search_note;                // when the search was due and did not run, or answered without
+                                          // walking (step 3 above): why; empty otherwise
 };
 
 /// A problem gca::pack cannot represent in 64-bit addresses; `line()` is the buffer's line in its file.
@@ -117,6 +131,44 @@ coloring_result pack_coloring(const live_range_table& live, const interval_probl
   return r;
 }
 
+/// Step 3 (see the top of this header), for pack: the exact search, or why it is not needed or not run.
+template <class = void>
+void pack_search(const dsa_problem& p, const live_range_table& live, const interval_index& index,
+                 std::span<const extent> extents, const linear_dram& geom, const pack_options& opt,
+                 std::chrono::steady_clock::time_point t0, unsigned threads, std::optional<interference_graph>& g,
+                 pack_result& out) {
+  if (opt.capacity && *opt.capacity < out.max_live) {
+    out.search = search_status::infeasible;
+    out.search_note = "max-live " + std::to_string(out.max_live) + " exceeds the capacity " + std::to_string(*opt.capacity);
+    return;
+  }
+  if (!g) {
+    const std::uint64_t pairs = sweep_pairs(sweep_degrees(live, index));
+    if (pairs > opt.search_max_pairs) {
+      out.search_note = "the exact search did not run: " + std::to_string(pairs) +
+                        " interfering pairs, more than it builds its graph for (" + std::to_string(opt.search_max_pairs) + ")";
+      return;
+    }
+  }
+  std::vector<interval> lifetimes;
+  for (const dsa_buffer& b : p.buffers) lifetimes.push_back({b.lower, b.upper});
+  linear_search_options so;
+  so.deadline = t0 + opt.search_time;
+  so.node_limit = opt.search_nodes;
+  so.threads = threads;  // the race of the search's two lanes: at once on two threads, same answer
+  if (!opt.capacity) so.capacity = out.max_live;
+  if (!g) g = build_interference(live);
+  const search_result s = search_placement(*g, extents, lifetimes, geom, so);
+  out.search = s.status;
+  out.search_nodes = s.stats.nodes;
+  if (s.found() && (!out.fits || s.peak < out.peak)) {
+    out.fits = true;
+    out.peak = s.peak;
+    out.offsets.clear();
+    for (const placement& pl : s.placements) out.offsets.push_back(pl.offset);
+  }
+}
+
 }  // namespace detail
 
 /// Packs `p` (see the top of this header). Throws pack_error for a problem 64-bit addresses cannot hold.
@@ -145,25 +197,8 @@ pack_result pack(const dsa_problem& p, const pack_options& opt = {}) {
   out.peak = r.peak;
   if (out.fits)
     for (const auto& pl : r.placements) out.offsets.push_back(pl->offset);
-  if ((opt.capacity && !out.fits) || (opt.search && (!out.fits || out.peak > out.max_live))) {
-    std::vector<interval> lifetimes;
-    for (const dsa_buffer& b : p.buffers) lifetimes.push_back({b.lower, b.upper});
-    linear_search_options so;
-    so.deadline = t0 + opt.search_time;
-    so.node_limit = opt.search_nodes;
-    so.threads = threads;  // the race of the search's two lanes: at once on two threads, same answer
-    if (!opt.capacity) so.capacity = out.max_live;
-    if (!g) g = build_interference(live);
-    const search_result s = search_placement(*g, extents, lifetimes, geom, so);
-    out.search = s.status;
-    out.search_nodes = s.stats.nodes;
-    if (s.found() && (!out.fits || s.peak < out.peak)) {
-      out.fits = true;
-      out.peak = s.peak;
-      out.offsets.clear();
-      for (const placement& pl : s.placements) out.offsets.push_back(pl.offset);
-    }
-  }
+  if ((opt.capacity && !out.fits) || (opt.search && (!out.fits || out.peak > out.max_live)))
+    detail::pack_search(p, live, index, extents, geom, opt, t0, threads, g, out);
   return out;
 }
 
