@@ -385,24 +385,26 @@ gca::pass_options search_budget(std::uint64_t total, std::uint64_t nodes = 5000,
   return popt;
 }
 
-/// Runs the -O2 pipeline on m; the reports of its passes.
-std::vector<gca::pass_report> run_o2(gca::module& m, const gca::pass_options& popt) {
-  gca::pipeline_config cfg;
-  cfg.optlevel = 2;
-  return gca::run_pipeline(m, gca::build_pipeline(cfg), gca::default_registry(), popt, {true, nullptr});
-}
-
-/// Runs the pre-codegen pipeline of `level` and family; returns the error text ("" on success) and adds
-/// the webs spilled to `spilled`.
-std::string allocate(gca::module& m, int level, const std::string& family, std::size_t& spilled) {
+/// Runs the pre-codegen pipeline of `level` and allocator `family` ("coloring" or "lsa", whose engines
+/// it switches to linear scan) on m with `popt`; the reports of its passes.
+std::vector<gca::pass_report> run_level(gca::module& m, int level, const std::string& family, gca::pass_options popt) {
   gca::pipeline_config cfg;
   cfg.optlevel = level;
   cfg.allocator = family;
+  if (family == "lsa") popt.alloc.engine = gca::engine_kind::linear_scan;
+  return gca::run_pipeline(m, gca::build_pipeline(cfg), gca::default_registry(), popt, {true, nullptr});
+}
+
+/// The -O2 pipeline, coloring family, on m; the reports of its passes.
+std::vector<gca::pass_report> run_o2(gca::module& m, const gca::pass_options& popt) { return run_level(m, 2, "coloring", popt); }
+
+/// Runs run_level with one thread and the default budgets; returns the error text ("" on success) and
+/// adds the webs spilled to `spilled`.
+std::string allocate(gca::module& m, int level, const std::string& family, std::size_t& spilled) {
   gca::pass_options popt;
   popt.alloc.threads = 1;
-  if (family == "lsa") popt.alloc.engine = gca::engine_kind::linear_scan;
   try {
-    for (const gca::pass_report& r : gca::run_pipeline(m, gca::build_pipeline(cfg), gca::default_registry(), popt, {true, nullptr}))
+    for (const gca::pass_report& r : run_level(m, level, family, popt))
       for (const auto& [fn, rep] : r.functions) spilled += rep.spills.spilled_webs;
   } catch (const gca::allocation_error& e) {
     return e.what();
