@@ -20,9 +20,9 @@
 //      pairs (a trace of 62,000 buffers with ~9,000 live at once has hundreds of millions: 6 GB and
 //      35 s to build, docs/PERFORMANCE.md section 7): a capacity below max-live is infeasible (max-live
 //      is a lower bound on every placement's peak; `search_note` says so), and above
-//      `search_max_pairs` interfering pairs (counted by the sweep, without listing one) the search does
-//      not run (`search` stays empty, `search_note` says why): the coloring's answer stands, and
-//      "does not fit" is then no proof.
+//      `search_max_pairs` interfering pairs (the graph's, or counted by the sweep without listing one
+//      where the coloring ran over the intervals) the search does not run (`search` stays empty,
+//      `search_note` says why): the coloring's answer stands, and "does not fit" is then no proof.
 // Per-buffer alignments are honored by aligning every buffer to the least common multiple of them and
 // `alignment` (exact for the usual powers of two, conservative otherwise). The result does not depend on
 // `threads`.
@@ -142,13 +142,11 @@ void pack_search(const dsa_problem& p, const live_range_table& live, const inter
     out.search_note = "max-live " + std::to_string(out.max_live) + " exceeds the capacity " + std::to_string(*opt.capacity);
     return;
   }
-  if (!g) {
-    const std::uint64_t pairs = sweep_pairs(sweep_degrees(live, index));
-    if (pairs > opt.search_max_pairs) {
-      out.search_note = "the exact search did not run: " + std::to_string(pairs) +
-                        " interfering pairs, more than it builds its graph for (" + std::to_string(opt.search_max_pairs) + ")";
-      return;
-    }
+  const std::uint64_t pairs = g ? g->num_edges() : sweep_pairs(sweep_degrees(live, index));
+  if (pairs > opt.search_max_pairs) {
+    out.search_note = "the exact search did not run: " + std::to_string(pairs) +
+                      " interfering pairs, more than it builds its graph for (" + std::to_string(opt.search_max_pairs) + ")";
+    return;
   }
   std::vector<interval> lifetimes;
   for (const dsa_buffer& b : p.buffers) lifetimes.push_back({b.lower, b.upper});
