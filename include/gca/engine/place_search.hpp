@@ -88,8 +88,10 @@
 //      block of more than 64 partitions (the 1-D bound of 128-partition problems); S = {0, 2} charges such
 //      a block twice and a 33..64-partition block (start 0 or 64) once. The holes make pins count: the
 //      space below a pin must be filled by blocks that fit there, exactly when the point is full. Checked
-//      at the first point of every live interval (any set of points is sound; these are the busiest
-//      candidates of an interval-like problem).
+//      at the first point of every live interval whose live nodes are not all live at the next such point
+//      too (any set of points is sound; these are the busiest candidates of an interval-like problem, and
+//      one point per run of births keeps a node's cost from growing with the pairs live together:
+//      keep_busiest_points).
 //   R3 identical blocks. Two free blocks with the same extent and the same live range are
 //      interchangeable: swapping them maps placements to placements. Only the canonical placement in
 //      which the lower id comes first in (offset, id) order is kept, so the higher one may not be
@@ -734,6 +736,7 @@ class place_searcher {
       for (const interval& i : p_.ranges.ranges(v))
         for (auto k = std::lower_bound(pts.begin(), pts.end(), i.begin); k != pts.end() && *k < i.end; ++k)
           live_at_[static_cast<std::size_t>(k - pts.begin())].push_back(v);
+    keep_busiest_points();
     // R3: the previous free node with the same extent and live range.
     twin_.assign(n_, ~node_id{0});
     std::vector<node_id> order = free_;
@@ -866,6 +869,34 @@ class place_searcher {
     return true;
   }
 
+  /// Drops each point whose live nodes are all live at the next point too (only births between them):
+  /// R2 may be checked at any set of points, and where the nodes live at hundreds of points are mostly
+  /// the same (hundreds of tensors live together), checking each of those points made a node cost the
+  /// pairs of nodes live together (a kernel of 200 SB tensors born one after the other, all live
+  /// together: 200 points of up to 200 nodes each, one kept). A point dropped is one at which fewer
+  /// nodes are live than at the next; its bound can still differ (another gap's candidates), so this may
+  /// cut less, never wrongly (docs/PERFORMANCE.md section 10, "Busiest points").
+  void keep_busiest_points() {
+    std::vector<std::vector<node_id>> kept;
+    for (std::size_t k = 0; k < live_at_.size(); ++k) {
+      const bool contained = k + 1 < live_at_.size() &&
+                             std::includes(live_at_[k + 1].begin(), live_at_[k + 1].end(), live_at_[k].begin(), live_at_[k].end());
+      if (!contained) kept.push_back(std::move(live_at_[k]));
+    }
+    live_at_ = std::move(kept);
+  }
+
+  /// subset_fill's answer for `count` sizes (the first 16 of them in sizes_) of sum `total` and least
+  /// size `least`, each at most `len`: the same cases in the same order, the sort only where it reads
+  /// the sizes themselves.
+  std::uint64_t gap_fill(std::size_t count, std::uint64_t total, std::uint64_t least, std::uint64_t len) {
+    if (total <= len) return total;
+    if (total - least <= len) return total - least;
+    if (count > 16) return len;
+    std::sort(sizes_.begin(), sizes_.end());
+    return fill_(sizes_, total, len);
+  }
+
   /// R2's room in quarter q at one point: the free byte ranges ("gaps") of q above the frontier, between
   /// the placed nodes live there (occ_[q]; pins included), cut at segment ends and started at an aligned
   /// offset, each counted for the most that its candidates can fill of it. A candidate of a gap is an
@@ -885,15 +916,21 @@ class place_searcher {
         const std::uint64_t a = (lo + lay_.alignment - 1) / lay_.alignment * lay_.alignment;
         const bool check = hole && seg_end == hi;
         if (a < seg_end) {
+          // subset_fill's answer without sorting more than 16 sizes: it needs only the total and the
+          // least size, except for 16 sizes or fewer that neither all fit nor fit but the least
+          // (place_fill.hpp). Sorting every gap's candidates was most of the walk's time where hundreds
+          // of nodes are live at once (a kernel of 200 SB tensors live together: 65 s at -O2).
+          const std::uint64_t len = seg_end - a;
           sizes_.clear();
-          std::uint64_t total = 0;
-          for (node_id v : cand_[q])
-            if (p_.extents[v].bytes <= seg_end - a && (!check || fits_in(v, q, a, seg_end))) {
-              sizes_.push_back(p_.extents[v].bytes);
-              total += p_.extents[v].bytes;
-            }
-          std::sort(sizes_.begin(), sizes_.end());
-          if (!sizes_.empty()) room += fill_(sizes_, total, seg_end - a);
+          std::uint64_t total = 0, least = std::numeric_limits<std::uint64_t>::max();
+          std::size_t count = 0;
+          for (node_id v : cand_[q]) {
+            const std::uint64_t b = p_.extents[v].bytes;
+            if (b > len || (check && !fits_in(v, q, a, seg_end))) continue;
+            if (++count <= 16) sizes_.push_back(b);
+            total += b, least = std::min(least, b);
+          }
+          if (count > 0) room += gap_fill(count, total, least, len);
         }
         lo = seg_end;
       }
