@@ -108,19 +108,19 @@ std::uint64_t pack_alignment(const dsa_problem& p, std::uint64_t alignment) {
 }
 
 /// Step 1 (see the top of this header): the coloring, and which interference it ran on; `g` holds the
-/// graph when one was built (the exact search reads it too).
+/// graph when one was built and `pairs` the sweep's count of interfering pairs when it was taken (the
+/// exact search reads both too).
 template <class = void>
 coloring_result pack_coloring(const live_range_table& live, const interval_problem& iproblem,
                               std::span<const extent> extents, std::span<const double> priority,
                               const linear_dram& geom, const pack_options& opt, unsigned threads,
-                              std::optional<interference_graph>& g, bool& used_intervals) {
+                              std::optional<interference_graph>& g, std::optional<std::uint64_t>& pairs,
+                              bool& used_intervals) {
   constexpr std::uint64_t pairs_per_buffer = 64, small_graph = std::uint64_t{1} << 22;
-  const std::uint64_t pairs = opt.interference == pack_interference::automatic
-                                  ? sweep_pairs(sweep_degrees(live, iproblem.index))
-                                  : 0;
+  if (opt.interference == pack_interference::automatic) pairs = sweep_pairs(sweep_degrees(live, iproblem.index));
   used_intervals = opt.interference == pack_interference::intervals ||
                    (opt.interference == pack_interference::automatic &&
-                    pairs > pairs_per_buffer * live.num_nodes() && pairs > small_graph);
+                    *pairs > pairs_per_buffer * live.num_nodes() && *pairs > small_graph);
   if (used_intervals) return color_intervals(iproblem, geom, threads);
   g = build_interference(live);
   const coloring_problem problem{.graph = *g, .extents = extents, .priority = priority};
@@ -136,15 +136,16 @@ template <class = void>
 void pack_search(const dsa_problem& p, const live_range_table& live, const interval_index& index,
                  std::span<const extent> extents, const linear_dram& geom, const pack_options& opt,
                  std::chrono::steady_clock::time_point t0, unsigned threads, std::optional<interference_graph>& g,
-                 pack_result& out) {
+                 std::optional<std::uint64_t> pairs, pack_result& out) {
   if (opt.capacity && *opt.capacity < out.max_live) {
     out.search = search_status::infeasible;
     out.search_note = "max-live " + std::to_string(out.max_live) + " exceeds the capacity " + std::to_string(*opt.capacity);
     return;
   }
-  const std::uint64_t pairs = g ? g->num_edges() : sweep_pairs(sweep_degrees(live, index));
-  if (pairs > opt.search_max_pairs) {
-    out.search_note = "the exact search did not run: " + std::to_string(pairs) +
+  if (g) pairs = g->num_edges();
+  if (!pairs) pairs = sweep_pairs(sweep_degrees(live, index));
+  if (*pairs > opt.search_max_pairs) {
+    out.search_note = "the exact search did not run: " + std::to_string(*pairs) +
                       " interfering pairs, more than it builds its graph for (" + std::to_string(opt.search_max_pairs) + ")";
     return;
   }
@@ -187,7 +188,8 @@ pack_result pack(const dsa_problem& p, const pack_options& opt = {}) {
   const interval_problem iproblem{.live = live, .index = index, .extents = extents, .priority = priority};
   pack_result out;
   std::optional<interference_graph> g;
-  coloring_result r = detail::pack_coloring(live, iproblem, extents, priority, geom, opt, threads, g, out.used_intervals);
+  std::optional<std::uint64_t> pairs;
+  coloring_result r = detail::pack_coloring(live, iproblem, extents, priority, geom, opt, threads, g, pairs, out.used_intervals);
   out.max_live = max_live(p);
   if (r.complete() && r.peak - out.max_live > out.max_live / 200)
     improve_peak(iproblem, geometry_ref(geom), r, out.max_live, threads);
@@ -196,7 +198,7 @@ pack_result pack(const dsa_problem& p, const pack_options& opt = {}) {
   if (out.fits)
     for (const auto& pl : r.placements) out.offsets.push_back(pl->offset);
   if ((opt.capacity && !out.fits) || (opt.search && (!out.fits || out.peak > out.max_live)))
-    detail::pack_search(p, live, index, extents, geom, opt, t0, threads, g, out);
+    detail::pack_search(p, live, index, extents, geom, opt, t0, threads, g, pairs, out);
   return out;
 }
 
