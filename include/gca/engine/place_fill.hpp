@@ -137,6 +137,18 @@ class failed_states {
 /// What the skyline fill and the time sweep keep between calls of their run(), to be resumed in rounds of
 /// growing budgets (place_search): whether the walk is fresh, paused by its budget, or done (found, or
 /// ended: everything walked, or the clock ran out), and the budget and clock of the current call.
+/// A search node's cost, for the walks whose steps per node grow with the nodes live together: the exact
+/// search's R2 visits the nodes live at every kept point and its lowest offsets their neighbors
+/// (engine/place_search.hpp), the fill's choices and bound the nodes live in a section and the
+/// neighbors of each. On the planted kernels of up to 150 SB tensors a node takes a few hundred such
+/// steps, but where hundreds of tensors are live together tens of thousands, and a budget of nodes
+/// became minutes (a kernel of 500 SB tensors live together: 152 s at -O2). So a node counts
+/// 1 + steps / node_work against a budget (a neighbor visited is 1/8 of a step, the cheaper one): the
+/// same count as before where a node takes fewer steps, which is every node of those kernels, and a
+/// time per counted node bounded elsewhere (docs/PERFORMANCE.md section 10, "A node's cost").
+/// Deterministic: the steps are counted, not timed.
+inline constexpr std::uint64_t node_work = 1024;
+
 struct resumable_walk {
   enum class state : std::uint8_t { fresh, paused, found, ended };
   state at = state::fresh;
@@ -144,6 +156,7 @@ struct resumable_walk {
   std::chrono::steady_clock::time_point deadline;
   bool out = false;        // the budget or the clock ran out
   bool timed_out = false;  // the clock: nothing more in any later call
+  std::uint64_t steps = 0;  // calls of stop(): the clock's cadence (a costly node counts as several, node_work)
   // Set by a caller that no longer needs this call's answer (place_search's turns on two threads: the
   // fill placed the part); read every 256 nodes, it stops the call as the budget does.
   const std::atomic<bool>* cancel = nullptr;
@@ -158,12 +171,12 @@ struct resumable_walk {
     }
     return at == state::found;
   }
-  /// Whether the walk stops before its next node: the budget (paused) or, every 256 nodes, the clock or
+  /// Whether the walk stops before its next node: the budget (paused) or, every 256 calls, the clock or
   /// a cancel.
   template <class = void>
   bool stop(std::uint64_t nodes) {
     if (nodes >= budget) return out = true;
-    if ((nodes & 255) != 0) return false;
+    if ((++steps & 255) != 0) return false;
     if (cancel && cancel->load(std::memory_order_relaxed)) return out = true;
     if (std::chrono::steady_clock::now() > deadline) return out = timed_out = true;
     return false;
@@ -185,6 +198,19 @@ class subset_fill {
     if (total <= len) return total;
     if (total - sizes.front() <= len) return total - sizes.front();
     if (sizes.size() > 16) return len;
+    return remembered(sizes, len);
+  }
+  /// operator()'s answer for `sizes` in any order, `least` the least of them: sorted (in place) only where
+  /// the answer reads more than their sum and least, at most 16 sizes neither all fitting nor all but the
+  /// least. Sorting hundreds of sizes for every free run was most of the fill's bound where hundreds of
+  /// tensors are live together (docs/PERFORMANCE.md section 10, "A node's cost").
+  template <class = void>
+  std::uint64_t unsorted(std::vector<std::uint64_t>& sizes, std::uint64_t total, std::uint64_t least, std::uint64_t len) {
+    if (sizes.empty() || least > len) return 0;
+    if (total <= len) return total;
+    if (total - least <= len) return total - least;
+    if (sizes.size() > 16) return len;
+    if (!std::is_sorted(sizes.begin(), sizes.end())) std::sort(sizes.begin(), sizes.end());
     return remembered(sizes, len);
   }
 
@@ -450,6 +476,7 @@ class skyline_filler {
   bool fits(std::uint32_t s) {
     std::uint64_t need[16] = {};
     bool any = false;
+    work_ += live_[s].size();
     for (node_id v : live_[s])
       if (!placed_[v]) {
         any = true;
@@ -488,11 +515,11 @@ class skyline_filler {
   std::uint64_t measure_room(std::uint32_t s, std::uint32_t q) {
     const std::uint32_t c = s * quarters_ + q;
     sizes_.clear();
-    std::uint64_t total = 0;
+    std::uint64_t total = 0, least = top;
     for (node_id v : live_[s])
-      if (!placed_[v] && ((reach_[v] >> q) & 1)) sizes_.push_back(ext_[v].bytes), total += ext_[v].bytes;
+      if (!placed_[v] && ((reach_[v] >> q) & 1))
+        sizes_.push_back(ext_[v].bytes), total += ext_[v].bytes, least = std::min(least, ext_[v].bytes);
     if (sizes_.empty()) return 0;
-    std::sort(sizes_.begin(), sizes_.end());
     runs_.clear();
     for (node_id u : pin_cells_[c])
       if (off_[u] >= floor_[c]) runs_.push_back({off_[u], off_[u] + ext_[u].bytes});
@@ -502,7 +529,7 @@ class skyline_filler {
       while (lo < hi) {
         const std::uint64_t end = std::min(hi, (lo / lay_.segment_bytes + 1) * lay_.segment_bytes);
         const std::uint64_t a = (lo + lay_.alignment - 1) / lay_.alignment * lay_.alignment;
-        if (a < end) room += fill_(sizes_, total, end - a);
+        if (a < end) room += fill_.unsorted(sizes_, total, least, end - a);
         lo = end;
       }
     };
@@ -521,6 +548,7 @@ class skyline_filler {
     bool in = false;
     for (const start_range& d : domains_[v]) in = in || (d.lo <= o && o <= d.hi);
     if (!in) return false;
+    work_ += graph_.neighbors(v).size() / 8;
     for (node_id u : graph_.neighbors(v))
       if (placed_[u] && pv < part_[u] + ext_[u].partitions && part_[u] < pv + e.partitions && o < off_[u] + ext_[u].bytes &&
           off_[u] < o + e.bytes)
@@ -542,6 +570,7 @@ class skyline_filler {
   std::vector<choice> choices(std::uint32_t c, std::uint64_t o) const {
     const std::uint32_t s = c / quarters_, q = c % quarters_;
     std::vector<choice> out;
+    work_ += live_[s].size();
     for (node_id v : live_[s]) {
       if (placed_[v] || (twin_[v] != ~node_id{0} && !placed_[twin_[v]])) continue;
       const partition_starts st = starts(v);
@@ -634,6 +663,8 @@ class skyline_filler {
   /// Pushes the frame of the current state, reached with d discrepancies; true: every node placed.
   bool open(std::uint32_t d, std::uint64_t& nodes) {
     ++nodes;
+    nodes += (work_ - charged_) / node_work;  // the steps since the last node (the bound's on the way here)
+    charged_ = work_;
     if (unplaced_ == 0) return true;
     frame f;
     f.print = hash_;
@@ -726,6 +757,8 @@ class skyline_filler {
   subset_fill fill_;
   std::array<std::uint64_t, 2> hash_{mix(0, 5), mix(0, 6)};  // never {0, 0}, the empty memo slot
   failed_states memo_;
+  mutable std::uint64_t work_ = 0;  // steps taken (see node_work; choices() and free_at() are const)
+  std::uint64_t charged_ = 0;       // of them, those already counted against the budget
 };
 
 }  // namespace gca::detail

@@ -783,6 +783,7 @@ class place_searcher {
       if (d.hi >= lo) domain_.push_back({std::max(d.lo, lo), d.hi});
     if (domain_.empty()) return none;
     blocked_.clear();
+    work_ += graph().neighbors(v).size() / 8;
     for (node_id u : graph().neighbors(v))
       if (placed_[u] && share_rows(v, pv, u)) blocked_.push_back(blocked_starts(e.bytes, off_[u], p_.extents[u].bytes));
     const auto c = pick_start(domain_, blocked_, e.bytes, lay_.alignment, select_heuristic::first_fit);
@@ -838,6 +839,7 @@ class place_searcher {
     if (last_off_ >= cap) return placed_count_ == free_.size();
     std::uint64_t need[16];
     for (const std::vector<node_id>& live : live_at_) {
+      work_ += live.size();
       std::fill(need, need + 16, 0);
       for (std::uint32_t q = 0; q < quarters_; ++q) occ_[q].clear(), cand_[q].clear();
       bool any = false;
@@ -1077,9 +1079,11 @@ class place_searcher {
     std::vector<frame>& stack = stack_;
     bool& skipped = skipped_;
     auto open = [&](std::uint32_t d) -> bool {
-      ++r.nodes;
+      ++r.nodes, ++opened_;
       if (placed_count_ == free_.size()) return true;
+      const std::uint64_t work = work_;
       auto c = expand();
+      r.nodes += (work_ - work) / node_work;  // a costly node counts as several (node_work)
       frame f{c ? std::move(*c) : std::vector<child>{}, 0, ~node_id{0}, last_off_, last_id_};
       f.disc = d;
       if (c && !f.children.empty()) {
@@ -1128,7 +1132,7 @@ class place_searcher {
         continue;
       }
       if (r.nodes >= cap) return search_status::gave_up;
-      if ((r.nodes & 255) == 0 && std::chrono::steady_clock::now() > lim_.deadline) return search_status::gave_up;
+      if ((opened_ & 255) == 0 && std::chrono::steady_clock::now() > lim_.deadline) return search_status::gave_up;
       watchdog_tick(16);  // a caller's watchdog (gca/watchdog.hpp) throws here: the clock every 256 nodes
       const child c = top.children[top.next++];
       top.placed = c.v;
@@ -1183,6 +1187,8 @@ class place_searcher {
   std::uint32_t limit_ = 0;
   bool skipped_ = false;
   bool walking_ = false;
+  std::uint64_t work_ = 0;    // steps taken (see node_work in engine/place_fill.hpp)
+  std::uint64_t opened_ = 0;  // nodes opened, each counted once (the deadline's cadence)
   bool repair_checked_ = false;  // whether repair_turn has checked R2 at the root (and made repairer_)
 };
 
