@@ -1313,12 +1313,35 @@ TEST_CASE("allocators: the placement search on two threads gives the one thread'
   CHECK(past_first_round >= 1);
 }
 
+// A node's cost (detail::node_work): the canonical walk alone places n blocks of 32 partitions, all live
+// together, in a memory with room for all, one block per node without a backtrack (n + 1 nodes opened).
+// Placing a block makes each of its n - 1 neighbors refresh its lowest offsets, visiting n - 1 neighbors
+// each: about n^2 / 8 steps per node. At n = 20 (50 steps) every node counts once; at n = 200 (about
+// 5,000) each counts several times, so the answer's count is well above the nodes opened.
+TEST_CASE("place_search: a node whose checks take many steps counts as several against the budget") {
+  const scratchpad_2d sb(trn2);
+  auto nodes = [&](std::size_t n) {
+    tiny t;
+    for (std::size_t v = 0; v < n; ++v) t.add({0, 1}, {32, 64});
+    search_limits lim{1000000};
+    lim.fill = lim.sweep = lim.narrow_turns = lim.filler_turns = lim.repair = lim.probes = false;
+    const place_result r = place_search({t.ranges, t.ext, t.pins}, sb, lim);
+    REQUIRE(r.status == search_status::found);
+    check_valid(sb, t, r);
+    return r.nodes;
+  };
+  CHECK(nodes(20) == 21);
+  const std::uint64_t wide = nodes(200);
+  MESSAGE("200 blocks live together: " << wide << " nodes counted for 201 opened");
+  CHECK(wide >= 3 * 201);
+}
+
 // Rule R2's largest subset sum (place_fill.hpp, subset_fill): its answer against the definition, a set of
 // the distinct sums <= len built size by size (len once len is reached or more than 256 sums appear), on
 // random sizes of small and large gcd (the bit-set and the merged-list paths), and against brute force
 // over every subset where it answers below len (then it must be exact; it may never be below the best).
 TEST_CASE("subset_fill: the largest subset sum within a length, against its definition and brute force") {
-  gca::detail::subset_fill fill;
+  gca::detail::subset_fill fill, any_order;
   CHECK(fill({3, 5, 9}, 17, 13) == 12);          // 3 + 9
   CHECK(fill({3, 5, 9}, 17, 11) == 9);           // 9, or 3 + 5 = 8
   CHECK(fill({4, 6}, 10, 3) == 0);               // nothing fits
@@ -1356,6 +1379,10 @@ TEST_CASE("subset_fill: the largest subset sum within a length, against its defi
     }
     CAPTURE(trial);
     CHECK(got == expected);
+    // The same answer from the sizes in any order, given their least (subset_fill::unsorted).
+    std::vector<std::uint64_t> shuffled = sizes;
+    std::shuffle(shuffled.begin(), shuffled.end(), rng);
+    CHECK(any_order.unsorted(shuffled, total, sizes.front(), len) == got);
     if (sizes.size() <= 16) {
       std::uint64_t best = 0;
       for (std::uint32_t m = 0; m < (1u << sizes.size()); ++m) {
