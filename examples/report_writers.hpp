@@ -357,6 +357,7 @@ inline void json_pass(json_writer& j, const gca::target& tgt, const gca::pass_re
     j.key("placed_by").value(r.placed_by);
     j.key("search_outcome").value(r.search_outcome);
     j.key("search_nodes").value(r.search_nodes);
+    j.key("search_skipped").value(r.search_skipped);
     j.key("spills").begin_object();
     j.key("spilled_webs").value(std::uint64_t{r.spills.spilled_webs});
     j.key("spilled_bytes").value(r.spills.spilled_bytes);
@@ -385,14 +386,15 @@ inline void json_pass(json_writer& j, const gca::target& tgt, const gca::pass_re
  *                                    placement:{partition, offset}|null, pinned, role} ] } ],
  *     "passes": [ { "pass", "functions": [ {function, memory, space|null, ok, error, unplaceable,
  *                   iterations, heuristic, peak, nodes, edges, split, placed_by, search_outcome,
- *                   search_nodes, spills:{spilled_webs, spilled_bytes, cycles, reloads, stores, spilled} } ] } ] }
+ *                   search_nodes, search_skipped, spills:{spilled_webs, spilled_bytes, cycles, reloads, stores, spilled} } ] } ] }
  *
  * `space` is the DRAM address space (local/shared/debug) and null for the other memories. `role` is
  * "tensor", "spill_slot" or "reload_temp" (a spill or reload temporary), from the tensor's origin
  * (gca::role_of; a web split off a tensor has that tensor's role). `placed_by` is who placed the space
 ("coloring", "linear scan", "exact search"); `search_outcome` the exact placement search's first answer
 for a spill-free placement ("found", "infeasible": spilling was needed, "gave up": one may exist; ""
-when it did not run), and `search_nodes` what it spent. A peak is one past the highest unit a placed tensor uses (see peak_unit); DRAM has one
+when it did not run), and `search_nodes` what it spent; `search_skipped` why a search did not run where
+it had more interfering pairs than it builds its graph for ("" otherwise). A peak is one past the highest unit a placed tensor uses (see peak_unit); DRAM has one
  * peak entry per address space that holds tensors.
  */
 inline std::string json_report(const gca::module& m, const std::vector<gca::pass_report>& reports) {

@@ -519,15 +519,18 @@ TEST_CASE("a spill reports whether the search proved it necessary") {
                            "\n  tensor %b : sb 128x" + std::to_string(b) + "\n  tensor %c : sb 128x" +
                            std::to_string(b) + "\n  %a = op %x\n  %b = op %x\n  %c = op %b\n  op %a, %c\n"
                            "  %y = store %x\n}\n";
-  auto run = [](const std::string& text, std::uint64_t nodes) {
+  std::string skipped;
+  auto run = [&skipped](const std::string& text, std::uint64_t nodes, std::uint64_t max_pairs = std::uint64_t{1} << 20) {
     gca::module m = gca::parse(text);
     gca::pass_options popt;
     popt.alloc.threads = 1;
     popt.alloc.search.nodes = nodes;
+    popt.alloc.search.max_pairs = max_pairs;
     std::pair<std::size_t, std::string> out{0, "(no SB report)"};
     for (const gca::pass_report& r : run_o2(m, popt))
       for (const auto& [fn, rep] : r.functions)
-        if (rep.memory == gca::memory_type::sb && r.pass == "coloring_allocator_sb") out = {rep.spills.spilled_webs, rep.search_outcome};
+        if (rep.memory == gca::memory_type::sb && r.pass == "coloring_allocator_sb")
+          out = {rep.spills.spilled_webs, rep.search_outcome}, skipped = rep.search_skipped;
     const gca::verify_report v = gca::verify(m, {.linked = false});
     INFO(v.message());
     CHECK(v.ok());
@@ -550,6 +553,20 @@ TEST_CASE("a spill reports whether the search proved it necessary") {
   const auto [spilled_cut, outcome_cut] = run(planted, 50);
   CHECK(spilled_cut > 0);
   CHECK(outcome_cut == "gave up");
+  CHECK(skipped.empty());
+  // With a pair limit below the whole space's interfering pairs (search_options::max_pairs) the searches
+  // of the space do not run (only those of views with 10 pairs or fewer): the colorer spills on until
+  // nothing more can be spilled, and the refusal says that the search did not run, and claims nothing.
+  std::string refusal;
+  try {
+    run(planted, 1000000, 10);
+  } catch (const gca::allocation_error& e) {
+    refusal = e.what();
+  }
+  INFO(refusal);
+  CHECK(refusal.find("(one search did not run: 1454 interfering pairs, more than the search builds its graph for (10))") !=
+        std::string::npos);
+  CHECK(refusal.find("can't help") == std::string::npos);
 }
 
 namespace {
@@ -1318,7 +1335,7 @@ TEST_CASE("allocators: the placement search on two threads gives the one thread'
 // Placing a block makes each of its n - 1 neighbors refresh its lowest offsets, visiting n - 1 neighbors
 // each: about n^2 / 8 steps per node. At n = 20 (50 steps) every node counts once; at n = 200 (about
 // 5,000) each counts several times, so the answer's count is well above the nodes opened.
-TEST_CASE("place_search: a node whose checks take many steps counts as several against the budget") {
+TEST_CASE("place_search: a node whose checks take many steps counts as several against the budget; past a pair limit none runs") {
   const scratchpad_2d sb(trn2);
   auto nodes = [&](std::size_t n) {
     tiny t;
@@ -1331,6 +1348,18 @@ TEST_CASE("place_search: a node whose checks take many steps counts as several a
     return r.nodes;
   };
   CHECK(nodes(20) == 21);
+  {  // past search_limits::max_pairs the search does not run (20 blocks live together: 190 pairs)
+    tiny t;
+    for (std::size_t v = 0; v < 20; ++v) t.add({0, 1}, {32, 64});
+    search_limits lim{1000000};
+    lim.max_pairs = 189;
+    const place_result r = place_search({t.ranges, t.ext, t.pins}, sb, lim);
+    CHECK(r.status == search_status::gave_up);
+    CHECK(r.nodes == 0);
+    CHECK(r.skipped == "190 interfering pairs, more than the search builds its graph for (189)");
+    lim.max_pairs = 190;
+    CHECK(place_search({t.ranges, t.ext, t.pins}, sb, lim).status == search_status::found);
+  }
   const std::uint64_t wide = nodes(200);
   MESSAGE("200 blocks live together: " << wide << " nodes counted for 201 opened");
   CHECK(wide >= 3 * 201);

@@ -143,6 +143,7 @@
 #include <gca/geometry/linear_dram.hpp>
 #include <gca/geometry/rect_layout.hpp>
 #include <gca/graph/interference.hpp>
+#include <gca/graph/interval_index.hpp>
 #include <gca/ir/types.hpp>
 #include <gca/watchdog.hpp>
 
@@ -170,6 +171,14 @@ struct search_limits {
   bool repair = true;
   // Take turns with probes of the canonical walk, the one walk that proves (place_searcher::probe_turn).
   bool probes = true;
+  // Past this many interfering pairs (counted by a sweep over the live ranges, before any graph is
+  // built) the search does not run: it answers gave_up at once, and place_result::skipped says why. The
+  // search's interference graph and each walk's setup cost the pairs (pairs of two fixed nodes, which have
+  // no edge, are counted too), and a spill step runs hundreds of
+  // searches: 3,000 SB tensors live together (4.5 M pairs) took 433 s at -O2 where the colorer alone
+  // took 7 s for the same spills (docs/PERFORMANCE.md section 10, "A node's cost"). 2^20 pairs (as the DRAM peak search) is
+  // about 1,450 tensors live together.
+  std::uint64_t max_pairs = std::uint64_t{1} << 20;
 };
 
 /// One space's nodes. Non-owning; every span has one entry per node of `ranges` (pins and fixed may be
@@ -218,6 +227,7 @@ struct place_result {
   std::vector<std::optional<placement>> placements;  // found: one per node (pins where pinned)
   std::uint64_t nodes = 0;                           // search nodes expanded
   std::string proof;                                 // infeasible: what proved it
+  std::string skipped;  // gave_up without searching (search_limits::max_pairs): why, for the caller's message
   // gave_up, when the repair walk ran (engine/place_repair.hpp): the free nodes its best state left out
   // (sorted; every node of `partial` then placed without an overlap), and that state, one entry per
   // node (nothing for those left out, and for the nodes of parts not searched). A hint for choosing
@@ -1205,6 +1215,16 @@ place_result place_search(const place_problem& p, const rect_layout& layout, con
   if (p.extents.size() != n || (!p.pins.empty() && p.pins.size() != n) || (!p.fixed.empty() && p.fixed.size() != n))
     throw input_error("place_search: extents, pins and fixed must have one entry per node");
   auto pinned = [&](node_id v) { return !p.pins.empty() && p.pins[v].has_value(); };
+  if (n > 1) {
+    const interval_index index(p.ranges);
+    const std::uint64_t pairs = sweep_pairs(sweep_degrees(p.ranges, index));
+    if (pairs > lim.max_pairs) {
+      place_result out;
+      out.skipped = std::to_string(pairs) + " interfering pairs, more than the search builds its graph for (" +
+                    std::to_string(lim.max_pairs) + ")";
+      return out;
+    }
+  }
   const interference_graph g = build_interference(p.ranges, p.fixed);
   std::vector<node_id> comp(n, ~node_id{0});
   std::vector<std::vector<node_id>> comps;
@@ -1221,7 +1241,9 @@ place_result place_search(const place_problem& p, const rect_layout& layout, con
         if (!pinned(u) && comp[u] == ~node_id{0}) comp[u] = comp[s], todo.push_back(u);
     }
   }
-  if (comps.size() <= 1) return detail::place_searcher<D>(p, layout, lim).run();
+  // One part: the searcher takes this graph (the same ranges and fixed flags) instead of building its own,
+  // whose cost is the interfering pairs (most of a search's setup where hundreds of tensors live together).
+  if (comps.size() <= 1) return detail::place_searcher<D>(p, layout, lim, &g).run();
   place_result out;
   out.status = search_status::found;
   out.placements.assign(n, std::nullopt);

@@ -81,10 +81,11 @@ std::vector<tensor_id> unplaced_tensors(const space_attempt& a) {
 /// help" is a promise: it is printed only with a proof).
 template <class = void>
 std::string gave_up_message(std::string_view m, const std::vector<std::string>& names, std::uint64_t nodes,
-                            bool out_of_time = false) {
+                            bool out_of_time = false, std::string_view skipped = {}) {
   return "couldn't allocate every tensor in " + std::string(m) + named_tensors(names) +
          ": nothing more can be spilled, and the placement search gave up after " + std::to_string(nodes) +
          " search nodes" + (out_of_time ? " (its time budget spent)" : "") +
+         (skipped.empty() ? std::string() : " (one search did not run: " + std::string(skipped) + ")") +
          " without finding a placement or proving that none exists";
 }
 
@@ -129,10 +130,10 @@ enum class refusal {
 /// proof; with the search on, the search's proof 1 would have found it, so search_gave_up comes first.)
 template <class = void>
 std::string nothing_left_message(refusal why, std::string_view m, const std::vector<std::string>& names,
-                                 std::uint64_t search_nodes, bool search_out_of_time) {
+                                 std::uint64_t search_nodes, bool search_out_of_time, std::string_view skipped = {}) {
   switch (why) {
     case refusal::search_gave_up:
-      return gave_up_message(m, names, search_nodes, search_out_of_time);
+      return gave_up_message(m, names, search_nodes, search_out_of_time, skipped);
     case refusal::search_off:
       return "couldn't allocate every tensor in " + std::string(m) + " (%" +
              (names.empty() ? std::string("?") : names.front()) + (names.size() > 1 ? ", ..." : "") +
@@ -204,6 +205,7 @@ class space_fixpoint {
     rescue r = place_or_prove(lf_, filter_, geom_, *lay_, opt_.blockers, round_budget(), search_until_,
                               spillable_fn(), false);
     rep_.search_nodes += r.search_nodes;
+    note_skipped(r);
     if (rep_.search_outcome.empty()) rep_.search_outcome = std::string(to_string(r.spill_free));
     if (!r.placed) return false;
     rep_.heuristic = "exact-search";
@@ -319,6 +321,7 @@ class space_fixpoint {
     const auto until = search_deadline(opt_.search, std::chrono::steady_clock::now(), opt_.deadline);
     rescue r = place_or_prove(lf_, filter_, geom_, *lay_, opt_.blockers, opt_.search, until, spillable_fn(), false, hints, false);
     rep_.search_nodes += r.search_nodes;
+    note_skipped(r);
     return r.placed && finish_rescue(r);
   }
 
@@ -327,8 +330,14 @@ class space_fixpoint {
   rescue search_step(const search_options& so, std::chrono::steady_clock::time_point until) {
     rescue r = place_or_prove(lf_, filter_, geom_, *lay_, opt_.blockers, so, until, spillable_fn(), true, hints_);
     rep_.search_nodes += r.search_nodes;
+    note_skipped(r);
     hints_ = std::move(r.hints);
     return r;
+  }
+
+  /// Keeps why a search of this step did not run (search_options::max_pairs), for the report and a refusal.
+  void note_skipped(const rescue& r) {
+    if (!r.search_skipped.empty()) rep_.search_skipped = r.search_skipped;
   }
 
   /// Whether the space's search may still run: below search_options::total_nodes and before its time share.
@@ -347,6 +356,7 @@ class space_fixpoint {
   bool proved_cant_help(const space_attempt& a) {
     proof_ = prove_cant_help(lf_, filter_, geom_, *lay_, opt_.blockers, round_budget(), search_until_, spillable_fn());
     rep_.search_nodes += proof_->search_nodes;
+    note_skipped(*proof_);
     if (!proof_->proven) return false;
     rep_.unplaceable = names_of(proof_->proof_tensors.empty() ? unplaced_tensors(a) : proof_->proof_tensors);
     rep_.error = cant_help_message(log_name(tgt_, filter_.memory), rep_.unplaceable) + ": " + proof_->proof +
@@ -369,7 +379,7 @@ class space_fixpoint {
                         : geom_.rect() ? refusal::search_off
                                      : refusal::colorer_gave_up;
     rep_.error = nothing_left_message(why, log_name(tgt_, filter_.memory), rep_.unplaceable, rep_.search_nodes,
-                                      std::chrono::steady_clock::now() >= search_until_);
+                                      std::chrono::steady_clock::now() >= search_until_, rep_.search_skipped);
   }
 
   /// Commits a complete attempt and reports it.
@@ -506,6 +516,7 @@ space_report allocate_space(linearized_function& lf, const target& tgt, const sp
       heard_alone.replay(obs);
       plain.search_outcome = rep.search_outcome;
       plain.search_nodes = rep.search_nodes;
+      plain.search_skipped = rep.search_skipped;
       lf = std::move(*input);
       rep = std::move(plain);
     }

@@ -69,6 +69,7 @@ template <class = void>
 search_limits limits_of(const search_options& opt, std::uint64_t nodes, std::chrono::steady_clock::time_point deadline) {
   search_limits lim{nodes, deadline};
   lim.threads = opt.threads;
+  lim.max_pairs = opt.max_pairs;
   return lim;
 }
 
@@ -113,6 +114,7 @@ struct rescue {
   std::string proof;                    // which proof, for the message
   std::vector<tensor_id> proof_tensors; // the tensors the proof is about (proof 1: those at the point)
   std::uint64_t search_nodes = 0;       // search nodes spent in this step
+  std::string search_skipped;           // a search that did not run (place_result::skipped): why
   search_status spill_free = search_status::gave_up;  // the search for a spill-free placement
   std::vector<std::pair<tensor_id, placement>> hints;  // with victims: the spilled view's placement (see top)
 };
@@ -475,8 +477,9 @@ rescue place_or_prove(const linearized_function& lf, const space_filter& filter,
   }
   const auto events = web_events(b.live);
   auto run = [&](const space_nodes& view, std::uint64_t nodes) {
-    const place_result r = place_search(view.problem(), lay, limits_of(opt, nodes, deadline));
+    place_result r = place_search(view.problem(), lay, limits_of(opt, nodes, deadline));
     out.search_nodes += r.nodes;
+    if (!r.skipped.empty()) out.search_skipped = std::move(r.skipped);
     return r;
   };
   if (!hints.empty()) {
@@ -528,8 +531,9 @@ rescue prove_cant_help(const linearized_function& lf, const space_filter& filter
   const space_attempt b = color_space(lf, filter, geom, {}, quiet, blockers, engine_kind::linear_scan, 1);
   const auto events = web_events(b.live);
   auto run = [&](const space_nodes& view, std::uint64_t nodes) {
-    const place_result r = place_search(view.problem(), lay, limits_of(opt, nodes, deadline));
+    place_result r = place_search(view.problem(), lay, limits_of(opt, nodes, deadline));
     out.search_nodes += r.nodes;
+    if (!r.skipped.empty()) out.search_skipped = std::move(r.skipped);
     return r;
   };
   std::vector<std::uint8_t> all(b.live.webs.size(), 0);

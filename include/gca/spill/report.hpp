@@ -32,6 +32,8 @@ struct search_options {
   std::uint64_t point_nodes = 5000;     // search nodes for each instruction's operand set (proof 1)
   std::size_t proof_points = 64;        // how many of the fullest points proof 1 examines
   std::uint64_t total_nodes = 3000000;  // per space: after this many, the search runs only to prove a refusal
+  std::uint64_t max_pairs = std::uint64_t{1} << 20;  // past this many interfering pairs no search runs
+                                                     // (search_limits::max_pairs)
   // Optlevel 7, DRAM (spill/dram_peak.hpp): the 1-D search lowering the colorer's peak. Search nodes per
   // probe of one capacity and per space over all probes, and the largest problem it is asked (each search
   // node scans the unplaced nodes, and the hull graph holds every interfering pair).
@@ -100,6 +102,7 @@ struct space_report {
   std::uint64_t search_nodes = 0;      // search nodes spent by the exact placement search
   std::string search_outcome;          // the search's first answer for a spill-free placement ("found",
                                        // "infeasible", "gave up"; empty: not run); -O7: the primary search's
+  std::string search_skipped;          // when a search did not run (search_options::max_pairs): why
   std::optional<peak_search_report> peak_search;  // optlevel 7, DRAM: the 1-D search lowering the peak
 };
 
