@@ -4,7 +4,7 @@
 //             [--target trn1|trn2|trn3] [--disable-dram-allocation]
 //             [--disable-dram-rotation] [--memory-analysis-after PASS,...] [--print-pipeline]
 //             [--emit-ir FILE] [--json FILE] [--svg FILE] [--verify] [--timeout SECONDS] [-v]
-//             [--allocator coloring|lsa] [--threads N] FILE.gca
+//             [--allocator coloring|lsa] [--threads N] [--search-max-pairs P] FILE.gca
 //   gca-alloc --check FILE     parse and run the static def/use check only
 //   gca-alloc --print FILE     print the canonical form only
 //
@@ -15,8 +15,10 @@
 // -O7 (forced by --smt-allocation) runs the -O2 schedule with SB and PSUM placed by the exact placement
 // search first (coloring is the fallback) and local and debug DRAM's colored peak lowered by the 1-D exact
 // search (spill/dram_peak.hpp), and prints, per space, which placed it and what was proved. --no-placement-search
-// turns the search off (the colorer alone, as before it existed; for comparisons).
+// turns the search off (the colorer alone, as before it existed; for comparisons). --search-max-pairs P:
+// a search whose problem has more than P interfering pairs does not run (search_options::max_pairs).
 #include <chrono>
+#include <cstdint>
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
@@ -37,7 +39,7 @@ int usage(std::ostream& os) {
         "                 [--target trn1|trn2|trn3] [--disable-dram-allocation]\n"
         "                 [--disable-dram-rotation] [--memory-analysis-after PASS,...] [--print-pipeline]\n"
         "                 [--emit-ir FILE] [--json FILE] [--svg FILE] [--verify] [--timeout SECONDS] [-v]\n"
-        "                 [--allocator coloring|lsa] [--threads N]\n"
+        "                 [--allocator coloring|lsa] [--threads N] [--search-max-pairs P]\n"
         "                 FILE.gca\n"
         "       gca-alloc --check FILE.gca\n"
         "       gca-alloc --print FILE.gca\n";
@@ -52,6 +54,7 @@ struct cli {
   bool no_search = false;  // --no-placement-search: the colorer alone (for comparisons)
   double timeout = 2700;
   unsigned threads = 0;
+  std::optional<std::uint64_t> max_pairs;  // --search-max-pairs (search_options::max_pairs)
 };
 
 bool write_file(const std::string& path, const std::string& text) {
@@ -145,6 +148,15 @@ std::optional<int> parse_args(int argc, char** argv, cli& c) {
         return usage(std::cerr);
       }
       c.threads = static_cast<unsigned>(n);
+    } else if (a == "--search-max-pairs") {
+      const std::string v = value("a number");
+      char* end = nullptr;
+      const unsigned long long n = std::strtoull(v.c_str(), &end, 10);
+      if (end == v.c_str() || *end != '\0' || v[0] == '-') {
+        std::cerr << "gca-alloc: --search-max-pairs needs a number of pairs, not '" << v << "'\n";
+        return usage(std::cerr);
+      }
+      c.max_pairs = n;
     } else if (a == "-v") {
       c.verbose = true;
     } else if (a == "--check") {
@@ -209,6 +221,7 @@ gca::pass_options pass_options_of(const cli& c) {
   if (c.pipeline.allocator == "lsa") popt.alloc.engine = gca::engine_kind::linear_scan;
   popt.alloc.search.primary = c.pipeline.optlevel == 7;
   popt.alloc.search.enabled = !c.no_search;
+  if (c.max_pairs) popt.alloc.search.max_pairs = *c.max_pairs;
   popt.log = c.verbose ? &std::cerr : nullptr;
   return popt;
 }
@@ -274,7 +287,8 @@ void print_summary(const cli& c, const gca::module& m, const std::vector<gca::pa
       else if (sr.search_outcome == gca::to_string(gca::search_status::infeasible)) std::cerr << "no spill-free placement exists (proved by the placement search)\n";
       else if (sr.search_outcome == gca::to_string(gca::search_status::gave_up))
         std::cerr << "the placement search gave up on a spill-free placement (" << sr.search_nodes
-                  << " search nodes in all): one may exist\n";
+                  << " search nodes in all" << (sr.search_skipped.empty() ? "" : "; one search did not run: " + sr.search_skipped)
+                  << "): one may exist\n";
       else std::cerr << "the placement search did not run (its budget was spent)\n";
     }
   if (c.pipeline.optlevel != 7) return;
