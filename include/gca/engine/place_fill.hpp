@@ -134,9 +134,6 @@ class failed_states {
   std::vector<entry> slots_;
 };
 
-/// What the skyline fill and the time sweep keep between calls of their run(), to be resumed in rounds of
-/// growing budgets (place_search): whether the walk is fresh, paused by its budget, or done (found, or
-/// ended: everything walked, or the clock ran out), and the budget and clock of the current call.
 /// A search node's cost, for the walks whose steps per node grow with the nodes live together: the exact
 /// search's R2 visits the nodes live at every kept point and its lowest offsets their neighbors
 /// (engine/place_search.hpp), the fill's choices and bound the nodes live in a section and the
@@ -144,11 +141,15 @@ class failed_states {
 /// steps, but where hundreds of tensors are live together tens of thousands, and a budget of nodes
 /// became minutes (a kernel of 500 SB tensors live together: 152 s at -O2). So a node counts
 /// 1 + steps / node_work against a budget (a neighbor visited is 1/8 of a step, the cheaper one): the
-/// same count as before where a node takes fewer steps, which is every node of those kernels, and a
-/// time per counted node bounded elsewhere (docs/PERFORMANCE.md section 10, "A node's cost").
+/// same count as before where a node takes fewer steps, which is every node of those kernels, and
+/// elsewhere a time per counted node that no longer grows with them (docs/PERFORMANCE.md section 10,
+/// "A node's cost").
 /// Deterministic: the steps are counted, not timed.
 inline constexpr std::uint64_t node_work = 1024;
 
+/// What the skyline fill and the time sweep keep between calls of their run(), to be resumed in rounds of
+/// growing budgets (place_search): whether the walk is fresh, paused by its budget, or done (found, or
+/// ended: everything walked, or the clock ran out), and the budget and clock of the current call.
 struct resumable_walk {
   enum class state : std::uint8_t { fresh, paused, found, ended };
   state at = state::fresh;

@@ -172,11 +172,11 @@ struct search_limits {
   // Take turns with probes of the canonical walk, the one walk that proves (place_searcher::probe_turn).
   bool probes = true;
   // Past this many interfering pairs (counted by a sweep over the live ranges, before any graph is
-  // built) the search does not run: it answers gave_up at once, and place_result::skipped says why. The
-  // search's interference graph and each walk's setup cost the pairs (pairs of two fixed nodes, which have
-  // no edge, are counted too), and a spill step runs hundreds of
-  // searches: 3,000 SB tensors live together (4.5 M pairs) took 433 s at -O2 where the colorer alone
-  // took 7 s for the same spills (docs/PERFORMANCE.md section 10, "A node's cost"). 2^20 pairs (as the DRAM peak search) is
+  // built; pairs of two fixed nodes, which have no edge, are counted too) the search does not run: it
+  // answers gave_up at once, and place_result::skipped says why. The search's interference graph and each
+  // walk's setup cost the pairs, and a spill step runs hundreds of searches: 3,000 SB tensors live
+  // together (4.5 M pairs) took 433 s at -O2 where the colorer alone took 7 s for the same spills
+  // (docs/PERFORMANCE.md section 10, "A node's cost"). 2^20 pairs, the DRAM peak search's limit too, is
   // about 1,450 tensors live together.
   std::uint64_t max_pairs = std::uint64_t{1} << 20;
 };
@@ -225,7 +225,7 @@ struct owned_place_problem {
 struct place_result {
   search_status status = search_status::gave_up;
   std::vector<std::optional<placement>> placements;  // found: one per node (pins where pinned)
-  std::uint64_t nodes = 0;                           // search nodes expanded
+  std::uint64_t nodes = 0;  // search nodes expanded (one whose checks take many steps counts as several: node_work)
   std::string proof;                                 // infeasible: what proved it
   std::string skipped;  // gave_up without searching (search_limits::max_pairs): why, for the caller's message
   // gave_up, when the repair walk ran (engine/place_repair.hpp): the free nodes its best state left out
