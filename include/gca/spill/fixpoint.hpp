@@ -204,8 +204,7 @@ class space_fixpoint {
     if (!lay_ || !opt_.search.primary) return false;
     rescue r = place_or_prove(lf_, filter_, geom_, *lay_, opt_.blockers, round_budget(), search_until_,
                               spillable_fn(), false);
-    rep_.search_nodes += r.search_nodes;
-    note_skipped(r);
+    count_search(r);
     if (rep_.search_outcome.empty()) rep_.search_outcome = std::string(to_string(r.spill_free));
     if (!r.placed) return false;
     rep_.heuristic = "exact-search";
@@ -320,8 +319,7 @@ class space_fixpoint {
     hints_.clear();
     const auto until = search_deadline(opt_.search, std::chrono::steady_clock::now(), opt_.deadline);
     rescue r = place_or_prove(lf_, filter_, geom_, *lay_, opt_.blockers, opt_.search, until, spillable_fn(), false, hints, false);
-    rep_.search_nodes += r.search_nodes;
-    note_skipped(r);
+    count_search(r);
     return r.placed && finish_rescue(r);
   }
 
@@ -329,14 +327,15 @@ class space_fixpoint {
   /// nodes counted, its victims' placement kept for the next round.
   rescue search_step(const search_options& so, std::chrono::steady_clock::time_point until) {
     rescue r = place_or_prove(lf_, filter_, geom_, *lay_, opt_.blockers, so, until, spillable_fn(), true, hints_);
-    rep_.search_nodes += r.search_nodes;
-    note_skipped(r);
+    count_search(r);
     hints_ = std::move(r.hints);
     return r;
   }
 
-  /// Keeps why a search of this step did not run (search_options::max_pairs), for the report and a refusal.
-  void note_skipped(const rescue& r) {
+  /// A search step's figures into the report: its nodes, and why a search of it did not run
+  /// (search_options::max_pairs), for the report and a refusal.
+  void count_search(const rescue& r) {
+    rep_.search_nodes += r.search_nodes;
     if (!r.search_skipped.empty()) rep_.search_skipped = r.search_skipped;
   }
 
@@ -355,8 +354,7 @@ class space_fixpoint {
   /// prove_cant_help on this round's view; on a proof, the refusal names its tensors and what it proved.
   bool proved_cant_help(const space_attempt& a) {
     proof_ = prove_cant_help(lf_, filter_, geom_, *lay_, opt_.blockers, round_budget(), search_until_, spillable_fn());
-    rep_.search_nodes += proof_->search_nodes;
-    note_skipped(*proof_);
+    count_search(*proof_);
     if (!proof_->proven) return false;
     rep_.unplaceable = names_of(proof_->proof_tensors.empty() ? unplaced_tensors(a) : proof_->proof_tensors);
     rep_.error = cant_help_message(log_name(tgt_, filter_.memory), rep_.unplaceable) + ": " + proof_->proof +
