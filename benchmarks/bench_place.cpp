@@ -19,7 +19,9 @@
 // planted places as well, so the search is asked for everything but that first arrangement),
 // `--holes-oracle 1` (a diagnostic of the filler turns, with `--holes`: three more columns, the time sweep
 // alone given the removed tensors back, given their true lives cut into one-quarter pieces, and on the
-// search's own guesses of the free space; see oracle() below).
+// search's own guesses of the free space; see oracle() below),
+// `--repair-alone 1` (the repair walk alone, engine/place_repair.hpp, on the whole budget, in place of the
+// search: how the walk's rules do on their own; repair_alone() below).
 // A fit is checked here by a pairwise
 // overlap test that does not use the search, and "infeasible" on a planted problem is reported as a bug.
 //   ninja -C build benchmarks/bench-place && build/benchmarks/bench-place --baseline 1
@@ -34,6 +36,7 @@
 #include <string_view>
 #include <vector>
 
+#include <gca/engine/place_repair.hpp>
 #include <gca/engine/place_search.hpp>
 #include <gca/engine/place_sweep.hpp>
 #include <gca/engine/rect_completion.hpp>
@@ -111,6 +114,23 @@ outcome run(const gca::planted_sb& k, const gca::rect_layout& lay, std::uint64_t
   o.nodes = r.nodes;
   o.fit = r.status == gca::search_status::found && valid(k, r, lay);
   o.bug = r.status == gca::search_status::infeasible || (r.status == gca::search_status::found && !o.fit);
+  return o;
+}
+
+/// --repair-alone: the repair walk (engine/place_repair.hpp) alone on the problem of k, on `nodes`.
+outcome repair_alone(const gca::planted_sb& k, const gca::rect_layout& lay, std::uint64_t nodes) {
+  const gca::owned_place_problem q = problem_of(k);
+  const auto t0 = std::chrono::steady_clock::now();
+  const gca::interference_graph g = gca::build_interference(q.ranges);
+  gca::detail::conflict_repairer<> walk(q.extents, q.pins, g, lay);
+  outcome o;
+  const auto got = walk.run(nodes, std::chrono::steady_clock::time_point::max(), o.nodes);
+  o.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (!got) return o;
+  gca::place_result r;
+  r.placements.assign(got->begin(), got->end());
+  o.fit = valid(k, r, lay);
+  o.bug = !o.fit;
   return o;
 }
 
@@ -211,7 +231,7 @@ std::string cells(std::vector<outcome> v) {
 
 int main(int argc, char** argv) {
   std::uint64_t first = 1, seeds = 20, nodes = 1000000;
-  bool baseline = false, given_first = false, holes_oracle = false;
+  bool baseline = false, given_first = false, holes_oracle = false, repair = false;
   unsigned threads = 1;
   double holes = 0, tightness = 1, scale = 1;
   gca::memory_type memory = gca::memory_type::sb;
@@ -225,6 +245,7 @@ int main(int argc, char** argv) {
     else if (a == "--baseline") baseline = v == "1";
     else if (a == "--given-first-birth") given_first = v == "1";
     else if (a == "--holes-oracle") holes_oracle = v == "1";
+    else if (a == "--repair-alone") repair = v == "1";
     else if (a == "--threads") threads = static_cast<unsigned>(std::stoul(v));
     else if (a == "--sizes") sizes = split(v);
     else if (a == "--families") families = split(v);
@@ -255,8 +276,8 @@ int main(int argc, char** argv) {
       std::printf(" %s: fits | median | max | median nodes |", c);
     std::printf("\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
   } else {
-    std::printf("| family | pinned | tensors (requested) | with fill: fits | median | max | median nodes |%s\n",
-                baseline ? " canonical walk alone: fits | median | max | median nodes |" : "");
+    std::printf("| family | pinned | tensors (requested) | %s: fits | median | max | median nodes |%s\n",
+                repair ? "repair walk alone" : "with fill", baseline ? " canonical walk alone: fits | median | max | median nodes |" : "");
     std::printf("|---|---:|---:|---:|---:|---:|---:|%s\n", baseline ? "---:|---:|---:|---:|" : "");
   }
   int bugs = 0;
@@ -278,7 +299,8 @@ int main(int argc, char** argv) {
                      : fam == "128" ? gca::planted_sb_family::only128
                                     : gca::planted_sb_family::mixed;
           const gca::planted_sb k = gca::make_planted_sb(o);
-          with.push_back(run(k, layout_of(memory, o.tgt, scale), nodes, true, given_first, threads));
+          with.push_back(repair ? repair_alone(k, layout_of(memory, o.tgt, scale), nodes)
+                                : run(k, layout_of(memory, o.tgt, scale), nodes, true, given_first, threads));
           if (baseline) without.push_back(run(k, layout_of(memory, o.tgt, scale), nodes, false, given_first, threads));
           if (holes_oracle) {
             gca::planted_sb_options whole = o;
