@@ -119,6 +119,17 @@ struct rescue {
   std::vector<std::pair<tensor_id, placement>> hints;  // with victims: the spilled view's placement (see top)
 };
 
+/// One search of a step (place_or_prove, prove_cant_help): place_search on `view` within `nodes` and the
+/// deadline, its nodes counted into `out`, and why it did not run (place_result::skipped) kept there.
+template <class = void>
+place_result search_view(const space_nodes& view, const rect_layout& lay, const search_options& opt, std::uint64_t nodes,
+                         std::chrono::steady_clock::time_point deadline, rescue& out) {
+  place_result r = place_search(view.problem(), lay, limits_of(opt, nodes, deadline));
+  out.search_nodes += r.nodes;
+  if (!r.skipped.empty()) out.search_skipped = std::move(r.skipped);
+  return r;
+}
+
 namespace detail {
 
 template <class = void>
@@ -476,12 +487,7 @@ rescue place_or_prove(const linearized_function& lf, const space_filter& filter,
     return out;
   }
   const auto events = web_events(b.live);
-  auto run = [&](const space_nodes& view, std::uint64_t nodes) {
-    place_result r = place_search(view.problem(), lay, limits_of(opt, nodes, deadline));
-    out.search_nodes += r.nodes;
-    if (!r.skipped.empty()) out.search_skipped = std::move(r.skipped);
-    return r;
-  };
+  auto run = [&](const space_nodes& view, std::uint64_t nodes) { return search_view(view, lay, opt, nodes, deadline, out); };
   if (!hints.empty()) {
     space_nodes view = spilled_view(b, f, {}, events);
     if (detail::pin_hints(view, b, f, hints) != 0) {
@@ -530,12 +536,7 @@ rescue prove_cant_help(const linearized_function& lf, const space_filter& filter
   null_observer quiet;
   const space_attempt b = color_space(lf, filter, geom, {}, quiet, blockers, engine_kind::linear_scan, 1);
   const auto events = web_events(b.live);
-  auto run = [&](const space_nodes& view, std::uint64_t nodes) {
-    place_result r = place_search(view.problem(), lay, limits_of(opt, nodes, deadline));
-    out.search_nodes += r.nodes;
-    if (!r.skipped.empty()) out.search_skipped = std::move(r.skipped);
-    return r;
-  };
+  auto run = [&](const space_nodes& view, std::uint64_t nodes) { return search_view(view, lay, opt, nodes, deadline, out); };
   std::vector<std::uint8_t> all(b.live.webs.size(), 0);
   for (node_id v = 0; v < b.node_web.size(); ++v)
     if (b.node_web[v] != no_web && spillable(b, b.node_web[v])) all[b.node_web[v]] = 1;
