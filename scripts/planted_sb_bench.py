@@ -2,6 +2,7 @@
 """planted_sb_bench.py [--first-seed F] [--seeds K] [--sizes N,...] [--timeout S] [--build DIR]
                        [--before DIR] [--no-colorer] [--opt L] [--allocator color|lsa] [--holes H]
                        [--memory sb|psum] [--construction epochs|sweep] [--tightness T] [--spills]
+                       [--peaks]
 Fit rate and time of gca-alloc -O2 (or -OL, and --allocator) on planted SB kernels (gca-gen --planted-sb: a spill-free placement
 exists by construction), seeds F..F+K-1. Columns: the colorer alone (--no-placement-search, unless
 --no-colorer), then, with --before DIR, the colorer plus the exact placement search of another build (e.g.
@@ -15,8 +16,12 @@ the busiest points); --memory psum plants the kernels in PSUM instead (gca-gen -
 --tightness T passes gca-gen --tightness (the planted placement uses that share of the bytes: room to spare
 above it in every partition).
 --spills adds, per build, the webs spilled by the kernels it allocated with a spill (their sum, and how
-many such kernels), for the quality of the misses rather than their count."""
-import argparse, os, re, statistics, subprocess, tempfile, time
+many such kernels), for the quality of the misses rather than their count.
+--peaks adds, per build, the median high-water of the planted memory (gca-alloc --json: bytes per
+partition, SB or PSUM) over the kernels every build allocated without a spill, as a share of the memory's
+capacity; and, with --before, how many of those kernels the --build build leaves lower / higher than the
+--before build."""
+import argparse, json, os, re, statistics, subprocess, tempfile, time
 
 root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 families = [("mixed partitions", ["--family", "mixed"]), ("128-only", ["--family", "128"]),
@@ -40,6 +45,7 @@ ap.add_argument("--memory", default="sb", choices=["sb", "psum"], help="plant in
 ap.add_argument("--construction", default="", choices=["", "epochs", "sweep"], help="gca-gen --construction")
 ap.add_argument("--tightness", default="", help="gca-gen --tightness (default: 1, full busiest points)")
 ap.add_argument("--spills", action="store_true", help="add the webs spilled by the kernels that spill")
+ap.add_argument("--peaks", action="store_true", help="add the median high-water, and lower/higher counts")
 args = ap.parse_args()
 sizes = [int(s) for s in args.sizes.split(",")]
 gen = os.path.join(args.build, "examples", "gca-gen")
@@ -52,21 +58,41 @@ if args.before:
 columns.append(("after", "+ exact search", alloc, []))
 wanted = [f for f in families if not args.families or any(f[0].startswith(p) for p in args.families.split(","))]
 
+def peak_of(json_path):
+    """The planted memory's high-water and capacity from gca-alloc --json, or None."""
+    try:
+        with open(json_path) as f:
+            d = json.load(f)
+        p = [x for x in d["functions"][0]["peaks"] if x["memory"] == args.memory][0]
+        return p["peak"], p["capacity"]
+    except (OSError, ValueError, KeyError, IndexError):
+        return None
+
 def run(exe, path, extra):
     t0 = time.perf_counter()
     alloc_flags = ["--allocator", args.allocator] if args.allocator else []
-    p = subprocess.run([exe, "-O" + args.opt, "--threads", "1", "--timeout", str(args.timeout)] + alloc_flags + extra + [path],
+    json_path = path + ".json"
+    json_flags = ["--json", json_path] if args.peaks else []
+    if args.peaks and os.path.exists(json_path):
+        os.remove(json_path)
+    p = subprocess.run([exe, "-O" + args.opt, "--threads", "1", "--timeout", str(args.timeout)] + alloc_flags + json_flags + extra + [path],
                        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     dt = time.perf_counter() - t0
     fit = p.returncode == 0 and re.search(r", 0 webs spilled,", p.stderr) is not None
     m = re.search(r", (\d+) webs spilled,", p.stderr) if p.returncode == 0 else None
-    return fit, dt, p.returncode, int(m.group(1)) if m else 0
+    return fit, dt, p.returncode, int(m.group(1)) if m else 0, peak_of(json_path) if args.peaks and fit else None
 
 head = "| family | tensors (requested) |"
 rule = "|---|---:|"
 for _, title, _, _ in columns:
     head += f" {title}: fit | median | max |" + (" webs spilled (kernels) |" if args.spills else "")
     rule += "---:|---:|---:|" + ("---:|" if args.spills else "")
+    if args.peaks:
+        head += " median high-water |"
+        rule += "---:|"
+if args.peaks and args.before:
+    head += " high-water lower / higher than before |"
+    rule += "---:|"
 print(head + " misses (refused/timeout) after |")
 print(rule + "---:|")
 log = open(args.log, "a") if args.log else None
@@ -86,6 +112,8 @@ with tempfile.TemporaryDirectory() as tmp:
                         print(f"{name}\t{n}\t{seed}\t{key}\t{int(r[0])}\t{r[1]:.2f}\t{r[2]}", file=log, flush=True)
                 bad_after += res["after"][-1][2] != 0
             row = f"| {name} | {n}"
+            # the kernels every build allocated without a spill, for comparable high-waters
+            both = [i for i in range(args.seeds) if all(res[k][i][4] is not None for k, _, _, _ in columns)]
             for key, _, _, _ in columns:
                 fits = sum(1 for r in res[key] if r[0])
                 times = [r[1] for r in res[key]]
@@ -93,4 +121,11 @@ with tempfile.TemporaryDirectory() as tmp:
                 if args.spills:
                     spilled = [r[3] for r in res[key] if r[3] > 0]
                     row += f" | {sum(spilled)} ({len(spilled)})"
+                if args.peaks:
+                    shares = [res[key][i][4][0] / res[key][i][4][1] for i in both]
+                    row += f" | {100 * statistics.median(shares):.2f} % ({len(both)})" if shares else " | - |"
+            if args.peaks and args.before:
+                lo = sum(1 for i in both if res["after"][i][4][0] < res["before"][i][4][0])
+                hi = sum(1 for i in both if res["after"][i][4][0] > res["before"][i][4][0])
+                row += f" | {lo} / {hi}"
             print(row + f" | {bad_after} |", flush=True)

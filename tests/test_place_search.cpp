@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include <gca/engine/place_compact.hpp>
 #include <gca/engine/place_search.hpp>
 #include <gca/geometry/psum_banks.hpp>
 #include <gca/geometry/rect_layout.hpp>
@@ -1974,4 +1975,171 @@ TEST_CASE("place_search: a give-up carries the repair walk's best state") {
       if (r.partial[u] && t.meet(u, v)) CHECK_FALSE(sb.overlaps(t.ext[v], *r.partial[v], t.ext[u], *r.partial[u]));
   }
   CHECK(missing == r.left_out);
+}
+
+// compact_down (engine/place_compact.hpp), by hand: a 1,000-byte memory, a pin P (128 x 50 at 120), and
+// free blocks left high. Order (offset, id): D, A, C, E, B. D meets nothing: (0, 0). A (128 partitions)
+// goes under the pin: 0. C (32) finds 170 at start 0 (above A and P), no lower at 32 or 64: it moves to
+// start 0. E (32) finds 470 at start 0 (above C) but 170 at start 32: (32, 170). B (128): above C, 470.
+// A second pass moves nothing. The high-water falls from 1,000 to 670.
+TEST_CASE("compact_down: blocks move to their lowest free offsets, across start partitions") {
+  const rect_layout lay{128, 1, 1000, 1};
+  tiny t;
+  t.add({0, 2}, {128, 50}, placement{0, 120});  // P, pinned
+  t.add({0, 2}, {128, 100});                    // A
+  t.add({0, 2}, {128, 200});                    // B
+  t.add({0, 2}, {32, 300});                     // C
+  t.add({5, 6}, {32, 400});                     // D, meets nothing
+  t.add({0, 2}, {32, 100});                     // E
+  std::vector<std::optional<placement>> at = {placement{0, 120}, placement{0, 500}, placement{0, 800},
+                                              placement{32, 600}, placement{64, 300}, placement{0, 700}};
+  const interference_graph g = build_interference(t.ranges);
+  const std::vector<std::uint8_t> pinned = {1, 0, 0, 0, 0, 0};
+  CHECK(compact_down(g, t.ext, pinned, lay, at) == 5);
+  CHECK(at[0] == placement{0, 120});
+  CHECK(at[1] == placement{0, 0});
+  CHECK(at[2] == placement{0, 470});
+  CHECK(at[3] == placement{0, 170});
+  CHECK(at[4] == placement{0, 0});
+  CHECK(at[5] == placement{32, 170});
+  CHECK(compact_down(g, t.ext, pinned, lay, at) == 0);
+}
+
+// compact_down in banks and with alignment: a block that no longer fits in the first bank's room goes to
+// the lowest bank where it does (never across a bank's end); an aligned block starts at the first
+// multiple of the alignment above what it must clear. And the second pass (C4), in a memory of 64
+// partitions: Y (32 x 400 at start 0,
+// offset 200, on a pin 32 x 200) is handled first and cannot go lower, at start 32 because X (32 x 100 at
+// start 32, offset 300) is in the way; X then goes to 0, and only the next pass finds Y its place above
+// X at start 32: offset 100.
+TEST_CASE("compact_down: segments, alignment, and a second pass") {
+  {
+    const rect_layout lay{64, 1, 1000, 1};  // 64 partitions: starts 0 and 32
+    tiny t;
+    t.add({0, 1}, {32, 200}, placement{0, 0});  // the pin
+    t.add({0, 1}, {32, 400});                   // Y
+    t.add({0, 1}, {32, 100});                   // X
+    std::vector<std::optional<placement>> at = {placement{0, 0}, placement{0, 200}, placement{32, 300}};
+    const std::vector<std::uint8_t> pinned = {1, 0, 0};
+    const interference_graph g = build_interference(t.ranges);
+    CHECK(compact_down(g, t.ext, pinned, lay, at, 1) == 1);  // one pass: X alone
+    CHECK(at[2] == placement{32, 0});
+    CHECK(at[1] == placement{0, 200});
+    CHECK(compact_down(g, t.ext, pinned, lay, at) == 1);
+    CHECK(at[1] == placement{32, 100});
+  }
+  {
+    const rect_layout banks{128, 1, 2048, 4};
+    tiny t;
+    t.add({0, 1}, {128, 1500});
+    t.add({0, 1}, {128, 1000});
+    std::vector<std::optional<placement>> at = {placement{0, 3 * 2048}, placement{0, 2 * 2048}};
+    CHECK(compact_down(build_interference(t.ranges), t.ext, {}, banks, at) == 2);
+    CHECK(at[1] == placement{0, 0});
+    CHECK(at[0] == placement{0, 2048});
+  }
+  {
+    const rect_layout aligned{128, 64, 1024, 1};
+    tiny t;
+    t.add({0, 1}, {128, 30}, placement{0, 0});
+    t.add({0, 1}, {128, 128});
+    std::vector<std::optional<placement>> at = {placement{0, 0}, placement{0, 640}};
+    const std::vector<std::uint8_t> pinned = {1, 0};
+    CHECK(compact_down(build_interference(t.ranges), t.ext, pinned, aligned, at) == 1);
+    CHECK(at[1] == placement{0, 64});
+  }
+}
+
+// compact_down against brute force: on random tiny problems that place_search places, each free block
+// of its placement then moved (in random order) to a position drawn at random among those clear of the
+// others (so the start is valid, and seldom low), the pushed-down placement is valid, keeps every pin,
+// lowers no block's end, and leaves no free block a legal position at a lower offset, in any start
+// partition, clear of its meeting nodes (every position of the memory tried); a second call moves
+// nothing.
+TEST_CASE("compact_down: on random tiny problems, no block can go lower, checked by brute force") {
+  std::mt19937_64 rng(71);
+  const std::uint32_t parts[] = {16, 32, 64, 128};
+  int checked = 0, lowered = 0;
+  for (int it = 0; it < 400; ++it) {
+    CAPTURE(it);
+    const std::uint64_t cap = 6 + rng() % 6;
+    const scratchpad_2d g(128, cap, 1);
+    tiny t;
+    const int n = 4 + static_cast<int>(rng() % 5);
+    for (int k = 0; k < n; ++k) add_random_node(t, rng, 3, [&] { return extent{parts[rng() % 4], 1 + rng() % (cap / 2)}; });
+    if (rng() % 3 == 0) pin_at_random(g, t, rng, cap);
+    search_limits lim;
+    lim.compact = false;
+    const place_result r = place_search({t.ranges, t.ext, t.pins}, g, lim);
+    if (r.status != search_status::found) continue;
+    ++checked;
+    place_result start = r;  // scattered: each free block at a random clear position
+    for (std::size_t v = 0; v < t.ext.size(); ++v) {
+      if (t.pins[v]) continue;
+      std::vector<placement> clear_at;
+      for (const placement& p : positions(g, t.ext[v], cap)) {
+        bool clear = true;
+        for (std::size_t u = 0; u < t.ext.size() && clear; ++u)
+          if (u != v && t.meet(u, v) && g.overlaps(t.ext[v], p, t.ext[u], *start.placements[u])) clear = false;
+        if (clear) clear_at.push_back(p);
+      }
+      start.placements[v] = clear_at[rng() % clear_at.size()];  // its own position is one of them
+    }
+    check_valid(g, t, start);
+    place_result c = start;
+    std::vector<std::uint8_t> pinned(t.ext.size());
+    for (std::size_t v = 0; v < t.ext.size(); ++v) pinned[v] = t.pins[v] ? 1 : 0;
+    const interference_graph graph = build_interference(t.ranges);
+    lowered += compact_down(graph, t.ext, pinned, rect_layout_of(g), c.placements) > 0;
+    check_valid(g, t, c);
+    for (std::size_t v = 0; v < t.ext.size(); ++v) {
+      CHECK(c.placements[v]->offset <= start.placements[v]->offset);
+      if (t.pins[v]) continue;
+      for (const placement& p : positions(g, t.ext[v], cap)) {
+        if (p.offset >= c.placements[v]->offset) continue;
+        bool clear = true;
+        for (std::size_t u = 0; u < t.ext.size() && clear; ++u)
+          if (u != v && t.meet(u, v) && g.overlaps(t.ext[v], p, t.ext[u], *c.placements[u])) clear = false;
+        CHECK_FALSE(clear);
+      }
+    }
+    CHECK(compact_down(graph, t.ext, pinned, rect_layout_of(g), c.placements) == 0);
+  }
+  CHECK(checked >= 200);
+  CHECK(lowered >= checked / 2);
+  MESSAGE(checked, " placed, ", lowered, " lowered");
+}
+
+// place_search pushes what it finds down (search_limits::compact): on planted SB kernels by sweep of 40
+// tensors at tightness 0.97 (3 % of every partition free above the planted placement), seeds 1-40,
+// 20,000 nodes, the answer and node count are those without it, the placement is valid, and its
+// high-water is never higher, and lower on several kernels: the repair walk and the fills leave blocks
+// higher than they must be.
+TEST_CASE("place_search: a found placement is pushed down; its high-water never rises") {
+  const scratchpad_2d sb(trn2);
+  int found = 0, lower = 0;
+  auto high_water = [](const tiny& t, const place_result& r) {
+    std::uint64_t h = 0;
+    for (std::size_t v = 0; v < t.ext.size(); ++v) h = std::max(h, r.placements[v]->offset + t.ext[v].bytes);
+    return h;
+  };
+  for (std::uint64_t seed = 1; seed <= 40; ++seed) {
+    CAPTURE(seed);
+    const tiny t = planted_problem(gca::planted_sb_family::mixed, 40, seed, seed % 4 == 0 ? 0.2 : 0, memory_type::sb,
+                                   gca::planted_sb_construction::sweep, 0, 0.97);
+    search_limits on{20000}, off{20000};
+    off.compact = false;
+    const place_result a = place_search({t.ranges, t.ext, t.pins}, sb, on);
+    const place_result b = place_search({t.ranges, t.ext, t.pins}, sb, off);
+    REQUIRE(a.status == b.status);
+    CHECK(a.nodes == b.nodes);
+    if (a.status != search_status::found) continue;
+    ++found;
+    check_valid(sb, t, a);
+    CHECK(high_water(t, a) <= high_water(t, b));
+    lower += high_water(t, a) < high_water(t, b);
+  }
+  MESSAGE(found, " found, ", lower, " lower");
+  CHECK(found >= 35);
+  CHECK(lower >= 3);
 }

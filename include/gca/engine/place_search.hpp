@@ -134,6 +134,7 @@
 
 #include <gca/error.hpp>
 #include <gca/geometry/detail/start_search.hpp>
+#include <gca/engine/place_compact.hpp>
 #include <gca/engine/place_fill.hpp>
 #include <gca/engine/place_repair.hpp>
 #include <gca/engine/place_sweep.hpp>
@@ -179,6 +180,9 @@ struct search_limits {
   // (docs/PERFORMANCE.md section 10, "A node's cost"). 2^20 pairs, the DRAM peak search's limit too, is
   // about 1,450 tensors live together.
   std::uint64_t max_pairs = std::uint64_t{1} << 20;
+  // Push a found placement's free blocks down to their lowest free offsets (engine/place_compact.hpp), so
+  // that its high-water is no higher than it must be; off: the placement as the walk that found it left it.
+  bool compact = true;
 };
 
 /// One space's nodes. Non-owning; every span has one entry per node of `ranges` (pins and fixed may be
@@ -1243,7 +1247,18 @@ place_result place_search(const place_problem& p, const rect_layout& layout, con
   }
   // One part: the searcher takes this graph (the same ranges and fixed flags) instead of building its own,
   // whose cost is the interfering pairs (most of a search's setup where hundreds of tensors live together).
-  if (comps.size() <= 1) return detail::place_searcher<D>(p, layout, lim, &g).run();
+  auto settle = [&](place_result& r) {  // a found placement pushed down (place_compact.hpp)
+    if (r.status == search_status::found && lim.compact) {
+      std::vector<std::uint8_t> stays(n, 0);
+      for (node_id v = 0; v < n; ++v) stays[v] = pinned(v) ? 1 : 0;
+      compact_down(g, p.extents, stays, layout, r.placements);
+    }
+  };
+  if (comps.size() <= 1) {
+    place_result r = detail::place_searcher<D>(p, layout, lim, &g).run();
+    settle(r);
+    return r;
+  }
   place_result out;
   out.status = search_status::found;
   out.placements.assign(n, std::nullopt);
@@ -1302,6 +1317,7 @@ place_result place_search(const place_problem& p, const rect_layout& layout, con
     }
     for (std::size_t k = 0; k < members.size(); ++k) out.placements[members[k]] = r.placements[k];
   }
+  settle(out);
   return out;
 }
 
