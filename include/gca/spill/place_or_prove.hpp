@@ -228,15 +228,16 @@ void pin_as(space_nodes& to, const space_nodes& from, std::span<const std::optio
 template <class Spillable, class Run, class D = void>  // D: conflict_repairer<D> instantiated where used
 class guided_victims {
  public:
+  /// `nodes`: each trial set's search; `walk_nodes`: each walk of repair_set (search_options::repair_set_nodes).
   /// `left_out`, `partial`: the search's repair walk's best state on the unspilled view (place_result's,
   /// whose node k is attempt node k): the nodes it left out, and where it had the others.
   /// `lay`, `deadline`, `spent`: the space's layout, the step's deadline and its node count (the repair
   /// walks of repair_set count there, as the searches of `run` do).
   guided_victims(const space_attempt& b, const function& f, const std::vector<std::vector<program_point>>& events,
-                 Spillable& spillable, Run& run, std::uint64_t nodes, std::span<const node_id> left_out,
+                 Spillable& spillable, Run& run, std::uint64_t nodes, std::uint64_t walk_nodes, std::span<const node_id> left_out,
                  std::span<const std::optional<placement>> partial, const rect_layout& lay,
                  std::chrono::steady_clock::time_point deadline, std::uint64_t& spent)
-      : b_(b), f_(f), events_(events), run_(run), nodes_(nodes), count_(nodes_per_tensor(b, f)),
+      : b_(b), f_(f), events_(events), run_(run), nodes_(nodes), walk_nodes_(walk_nodes), count_(nodes_per_tensor(b, f)),
         flags_(b.live.webs.size(), 0), left_out_(left_out), partial_(partial), lay_(lay), deadline_(deadline),
         spent_(&spent) {
     candidates(spillable);
@@ -289,7 +290,8 @@ class guided_victims {
   /// left-out blocks as victims"), when each is a candidate: in its best state every other node had a
   /// place, but the spilled webs' temporaries need room too, at their points. So a repair walk runs on
   /// the view with those webs spilled, started from that state (every node that stands whole in the view
-  /// where the state had it, the temporaries left out), on the step's budget: where it places the view,
+  /// where the state had it, the temporaries left out), on walk_nodes (ten times a trial set's search by
+  /// default: one walk next to a placement in place of dozens of searches): where it places the view,
   /// the set (unspilled and trimmed as a prefix would be) is the answer; where its best state leaves out
   /// nodes of whole webs, those of candidate webs join the set and it runs again from that state (up to
   /// 4 times); where the set does not grow (temporaries left out only, or nodes of no candidate web), this
@@ -325,7 +327,7 @@ class guided_victims {
       conflict_repairer<D> walk(view.extents, view.pins, g, lay_);
       walk.seed(seed);
       std::uint64_t spent = 0;
-      const std::optional<std::vector<placement>> got = walk.run(nodes_, deadline_, spent);
+      const std::optional<std::vector<placement>> got = walk.run(walk_nodes_, deadline_, spent);
       *spent_ += spent;
       if (got && valid_in(view, g, *got)) {
         place_result r;
@@ -435,6 +437,7 @@ class guided_victims {
   const std::vector<std::vector<program_point>>& events_;
   Run& run_;
   std::uint64_t nodes_;
+  std::uint64_t walk_nodes_;  // each repair_set walk's (search_options::repair_set_nodes)
   const std::vector<std::uint32_t> count_;  // nodes_per_tensor of b, for the hints
   std::vector<cand> cands_;
   std::vector<std::uint8_t> flags_;   // the webs spilled in the view being built
@@ -515,8 +518,8 @@ rescue place_or_prove(const linearized_function& lf, const space_filter& filter,
     left_out = std::move(r.left_out), partial = std::move(r.partial);
   }
   if (want_victims)
-    detail::guided_victims(b, f, events, spillable, run, opt.guided_nodes, left_out, partial, lay, deadline,
-                           out.search_nodes)
+    detail::guided_victims(b, f, events, spillable, run, opt.guided_nodes, opt.repair_set_nodes, left_out, partial, lay,
+                           deadline, out.search_nodes)
         .choose(out);
   return out;
 }

@@ -29,6 +29,14 @@ struct search_options {
   std::uint64_t nodes = 1000000;        // search nodes for the spill-free placement of a whole space
                                         // (the first round; later rounds of the fixpoint get a tenth)
   std::uint64_t guided_nodes = 20000;   // search nodes for each trial set of spill victims
+  // Search nodes for each repair walk that grows the victims' set from the search's best state
+  // (spill/place_or_prove.hpp, guided_victims::repair_set): at most four walks, each started next to a
+  // placement (every node but a few where the best state had it), where the trial sets after them are
+  // dozens of searches of guided_nodes. On SB kernels of 150 tensors at tightness 0.97 that the search
+  // gave up on, a walk of 20,000 nodes left the spilled webs' reloads out, and the trial sets then chose
+  // 12-15 victims where a walk of 200,000 placed the view with 4-8 (docs/PERFORMANCE.md section 10,
+  // "Longer walks for the victims' set").
+  std::uint64_t repair_set_nodes = 200000;
   std::uint64_t point_nodes = 5000;     // search nodes for each instruction's operand set (proof 1)
   std::size_t proof_points = 64;        // how many of the fullest points proof 1 examines
   std::uint64_t total_nodes = 3000000;  // per space: after this many, the search runs only to prove a refusal
