@@ -48,8 +48,8 @@ namespace detail {
 /// The lowest aligned start in [lo, hi - b] (a segment) clear of `busy` (byte ranges sorted by start), or
 /// hi when none.
 template <class = void>
-std::uint64_t lowest_clear(const std::vector<std::pair<std::uint64_t, std::uint64_t>>& busy,
-                                  std::uint64_t lo, std::uint64_t hi, std::uint64_t b, std::uint64_t a) {
+std::uint64_t lowest_clear(const std::vector<std::pair<std::uint64_t, std::uint64_t>>& busy, std::uint64_t lo,
+                           std::uint64_t hi, std::uint64_t b, std::uint64_t a) {
   std::uint64_t pos = (lo + a - 1) / a * a;
   for (const auto& [s, e] : busy) {
     if (pos + b > hi) return hi;
@@ -69,6 +69,7 @@ template <class = void>
 std::size_t compact_down(const interference_graph& g, std::span<const extent> extents, std::span<const std::uint8_t> pinned,
                          const rect_layout& layout, std::vector<std::optional<placement>>& at, int max_passes = 4) {
   const std::size_t n = extents.size();
+  if (layout.segment_bytes == 0) return 0;  // no legal place at all, so no placement to push down
   std::vector<node_id> order;
   for (node_id v = 0; v < n; ++v)
     if ((pinned.empty() || !pinned[v]) && at[v]) order.push_back(v);

@@ -32,10 +32,10 @@ struct search_options {
   // Search nodes for each repair walk that grows the victims' set from the search's best state
   // (spill/place_or_prove.hpp, guided_victims::repair_set): at most four walks, each started next to a
   // placement (every node but a few where the best state had it), where the trial sets after them are
-  // dozens of searches of guided_nodes. On SB kernels of 150 tensors at tightness 0.97 that the search
-  // gave up on, a walk of 20,000 nodes left the spilled webs' reloads out, and the trial sets then chose
-  // 12-15 victims where a walk of 200,000 placed the view with 4-8 (docs/PERFORMANCE.md section 10,
-  // "Longer walks for the victims' set").
+  // dozens of searches of guided_nodes. On six SB kernels of 150 tensors at tightness 0.97 that the search
+  // gave up on, walks of 20,000 nodes left the spilled webs' reloads out, and the trial sets then chose
+  // 74 victims in all, where walks of 200,000 nodes led to 42 (docs/PERFORMANCE.md section 10, "Longer
+  // walks for the victims' set").
   std::uint64_t repair_set_nodes = 200000;
   std::uint64_t point_nodes = 5000;     // search nodes for each instruction's operand set (proof 1)
   std::size_t proof_points = 64;        // how many of the fullest points proof 1 examines
