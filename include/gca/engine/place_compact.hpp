@@ -24,9 +24,9 @@
 //      placement was valid), so Y's lower positions never met X's old place. Across start partitions that
 //      fails (at another start, Y may meet X's old place), so the pass repeats while it moves something.
 //   C5 pins never move, and a pin's place is never taken (it is an interfering node like any other).
-// Cost: each block sorts, for each of its at most four start partitions, the byte ranges of its
-// interfering neighbors that share a partition with it there, so a pass costs the sum over blocks of
-// deg log deg: the interfering pairs, which the search that found the placement has already paid for.
+// Cost: each block's select sorts, for each of its at most four start partitions, the byte ranges its
+// interfering neighbors block there, so a pass costs the sum over blocks of deg log deg: the interfering
+// pairs, which the search that found the placement has already paid for.
 #pragma once
 
 #include <algorithm>
@@ -36,6 +36,7 @@
 #include <utility>
 #include <vector>
 
+#include <gca/geometry/concept.hpp>
 #include <gca/geometry/detail/start_search.hpp>
 #include <gca/geometry/rect_layout.hpp>
 #include <gca/graph/interference.hpp>
@@ -43,54 +44,21 @@
 
 namespace gca {
 
-namespace detail {
-
-/// The lowest aligned start in [lo, hi - b] (a segment) clear of `busy` (byte ranges sorted by start), or
-/// hi when none.
-template <class = void>
-std::uint64_t lowest_clear(const std::vector<std::pair<std::uint64_t, std::uint64_t>>& busy, std::uint64_t lo,
-                           std::uint64_t hi, std::uint64_t b, std::uint64_t a) {
-  std::uint64_t pos = (lo + a - 1) / a * a;
-  for (const auto& [s, e] : busy) {
-    if (pos + b > hi) return hi;
-    if (e <= pos) continue;       // wholly below the candidate
-    if (s >= pos + b) return pos;  // the sorted rest starts above it: the candidate is clear
-    pos = (e + a - 1) / a * a;     // the candidate meets it: try just above it
-  }
-  return pos + b <= hi ? pos : hi;
-}
-
-}  // namespace detail
-
 /// Pushes the free blocks of `at` down (see the top of this header). `at` has one placement per node, and
 /// is a valid placement for `g` (the interference graph of the nodes) in `layout`; `pinned[v]` nonzero
-/// for the nodes that must stay (may be empty: none). Returns how many moves were made.
+/// for the nodes that must stay (may be empty: none). Returns how many moves were made. Each block's
+/// lowest clear place is the colorer's own first-fit select (detail::select_rect over the layout's
+/// segments, its neighbors where they are: ties to the lower start partition, C3); the block itself is
+/// no neighbor of its own, so its place is one of the candidates and the answer is never higher (C2).
 template <class = void>
 std::size_t compact_down(const interference_graph& g, std::span<const extent> extents, std::span<const std::uint8_t> pinned,
                          const rect_layout& layout, std::vector<std::optional<placement>>& at, int max_passes = 4) {
   const std::size_t n = extents.size();
-  if (layout.segment_bytes == 0) return 0;  // no legal place at all, so no placement to push down
   std::vector<node_id> order;
   for (node_id v = 0; v < n; ++v)
     if ((pinned.empty() || !pinned[v]) && at[v]) order.push_back(v);
-  const std::uint64_t seg = layout.segment_bytes, a = std::max<std::uint64_t>(1, layout.alignment);
-  std::vector<std::pair<std::uint64_t, std::uint64_t>> busy;
-  // The lowest clear offset of v at start partition s, below `below` (C2), or `below` when none.
-  auto lowest = [&](node_id v, std::uint32_t s, std::uint64_t below) {
-    const extent& e = extents[v];
-    const placement here{s, 0};
-    busy.clear();
-    for (node_id u : g.neighbors(v))
-      if (at[u] && detail::partitions_overlap(e, here, extents[u], *at[u]))
-        busy.emplace_back(at[u]->offset, at[u]->offset + extents[u].bytes);
-    std::sort(busy.begin(), busy.end());
-    for (std::uint64_t k = 0; k * seg < below; ++k) {  // segments in increasing order: the first clear wins
-      const std::uint64_t lo = k * seg, hi = lo + seg;
-      const std::uint64_t pos = detail::lowest_clear(busy, lo, hi, e.bytes, a);
-      if (pos != hi) return std::min(pos, below);
-    }
-    return below;
-  };
+  const std::uint64_t a = std::max<std::uint64_t>(1, layout.alignment);
+  std::vector<placed_neighbor> near;
   std::size_t moves = 0;
   for (int pass = 0; pass < max_passes; ++pass) {
     std::sort(order.begin(), order.end(), [&](node_id x, node_id y) {
@@ -98,14 +66,13 @@ std::size_t compact_down(const interference_graph& g, std::span<const extent> ex
     });
     std::size_t moved = 0;
     for (node_id v : order) {
-      placement& p = *at[v];
-      placement best = p;
-      const detail::partition_starts st = detail::allowed_partition_starts(extents[v].partitions, layout.partitions);
-      for (std::uint32_t k = 0; k < st.count; ++k) {  // increasing starts: ties keep the lower one (C3)
-        const std::uint64_t o = lowest(v, st.start[k], best.offset);
-        if (o < best.offset) best = placement{st.start[k], o};
-      }
-      if (best.offset < p.offset) p = best, ++moved;
+      near.clear();
+      for (node_id u : g.neighbors(v))
+        if (at[u]) near.push_back({extents[u], *at[u]});
+      const std::vector<detail::start_range> domain = layout.domain(extents[v]);
+      const std::optional<placement> low =
+          detail::select_rect(extents[v], near, layout.partitions, domain, a, select_heuristic::first_fit);
+      if (low && low->offset < at[v]->offset) at[v] = low, ++moved;
     }
     moves += moved;
     if (moved == 0) break;
