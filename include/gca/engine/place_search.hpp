@@ -1208,6 +1208,99 @@ class place_searcher {
 
 }  // namespace detail
 
+namespace detail {
+
+/// The connected components of the interference graph restricted to free (unpinned) nodes, each listing
+/// its nodes; pins belong to none.
+template <class Pinned>
+std::vector<std::vector<node_id>> free_components(const interference_graph& g, std::size_t n, Pinned pinned) {
+  std::vector<node_id> comp(n, ~node_id{0});
+  std::vector<std::vector<node_id>> comps;
+  for (node_id s = 0; s < n; ++s) {
+    if (pinned(s) || comp[s] != ~node_id{0}) continue;
+    comps.emplace_back();
+    std::vector<node_id> todo{s};
+    comp[s] = static_cast<node_id>(comps.size() - 1);
+    while (!todo.empty()) {
+      const node_id v = todo.back();
+      todo.pop_back();
+      comps.back().push_back(v);
+      for (node_id u : g.neighbors(v))
+        if (!pinned(u) && comp[u] == ~node_id{0}) comp[u] = comp[s], todo.push_back(u);
+    }
+  }
+  return comps;
+}
+
+/// The part of `p` made of `members` (sorted node ids), renumbered 0.. in that order, searched alone
+/// within `lim`.
+template <class D>
+place_result search_part(const place_problem& p, std::span<const node_id> members, const rect_layout& layout,
+                         const search_limits& lim) {
+  live_range_table t;
+  std::vector<extent> e;
+  std::vector<std::optional<placement>> pins;
+  std::vector<std::uint8_t> fx;
+  for (node_id v : members) {
+    t.add(p.ranges.ranges(v));
+    e.push_back(p.extents[v]);
+    pins.push_back(p.pins.empty() ? std::nullopt : p.pins[v]);
+    fx.push_back(p.fixed.empty() ? 0 : p.fixed[v]);
+  }
+  return place_searcher<D>({t, e, pins, fx}, layout, lim).run();
+}
+
+/// place_search over parts (below): the pins alone first (a pin pair that overlaps while both live makes
+/// everything infeasible), then each component with the pins it meets, on what the parts before it left
+/// of the budget. The first part not placed decides the answer; its best state goes beside the parts
+/// placed before it.
+template <class D>
+place_result search_parts(const place_problem& p, const interference_graph& g, std::vector<std::vector<node_id>>& comps,
+                          const rect_layout& layout, const search_limits& lim) {
+  const std::size_t n = p.extents.size();
+  auto pinned = [&](node_id v) { return !p.pins.empty() && p.pins[v].has_value(); };
+  place_result out;
+  out.status = search_status::found;
+  out.placements.assign(n, std::nullopt);
+  std::vector<node_id> pin_ids;
+  for (node_id v = 0; v < n; ++v)
+    if (pinned(v)) out.placements[v] = p.pins[v], pin_ids.push_back(v);
+  {
+    const place_result r = search_part<D>(p, pin_ids, layout, lim);
+    out.nodes += r.nodes;
+    if (r.status != search_status::found) return r;
+  }
+  std::vector<std::uint8_t> mark(n, 0);
+  for (std::vector<node_id>& c : comps) {
+    std::sort(c.begin(), c.end());
+    std::vector<node_id> members = c;
+    for (node_id v : c)
+      for (node_id u : g.neighbors(v))
+        if (pinned(u) && !mark[u]) mark[u] = 1, members.push_back(u);
+    for (node_id v : members) mark[v] = 0;
+    std::sort(members.begin(), members.end());
+    search_limits sub = lim;
+    sub.max_nodes = lim.max_nodes > out.nodes ? lim.max_nodes - out.nodes : 0;
+    const place_result r = search_part<D>(p, members, layout, sub);
+    out.nodes += r.nodes;
+    if (r.status != search_status::found) {
+      out.status = r.status;
+      out.proof = r.proof;
+      if (!r.left_out.empty()) {  // the part's best state beside the parts placed before it
+        for (node_id k : r.left_out) out.left_out.push_back(members[k]);  // sorted, as members is
+        out.partial = std::move(out.placements);
+        for (std::size_t k = 0; k < members.size(); ++k) out.partial[members[k]] = r.partial[k];
+      }
+      out.placements.clear();
+      return out;
+    }
+    for (std::size_t k = 0; k < members.size(); ++k) out.placements[members[k]] = r.placements[k];
+  }
+  return out;
+}
+
+}  // namespace detail
+
 /// The exact search in a rectangle memory described by `layout` (see the top of this header).
 /// Decomposition: free nodes interact only through interference among themselves (pins are fixed
 /// obstacles), so the connected components of the interference graph restricted to free nodes are
@@ -1230,95 +1323,17 @@ place_result place_search(const place_problem& p, const rect_layout& layout, con
     }
   }
   const interference_graph g = build_interference(p.ranges, p.fixed);
-  std::vector<node_id> comp(n, ~node_id{0});
-  std::vector<std::vector<node_id>> comps;
-  for (node_id s = 0; s < n; ++s) {
-    if (pinned(s) || comp[s] != ~node_id{0}) continue;
-    comps.emplace_back();
-    std::vector<node_id> todo{s};
-    comp[s] = static_cast<node_id>(comps.size() - 1);
-    while (!todo.empty()) {
-      const node_id v = todo.back();
-      todo.pop_back();
-      comps.back().push_back(v);
-      for (node_id u : g.neighbors(v))
-        if (!pinned(u) && comp[u] == ~node_id{0}) comp[u] = comp[s], todo.push_back(u);
-    }
-  }
+  std::vector<std::vector<node_id>> comps = detail::free_components(g, n, pinned);
   // One part: the searcher takes this graph (the same ranges and fixed flags) instead of building its own,
   // whose cost is the interfering pairs (most of a search's setup where hundreds of tensors live together).
-  auto settle = [&](place_result& r) {  // a found placement pushed down (place_compact.hpp)
-    if (r.status == search_status::found && lim.compact) {
-      std::vector<std::uint8_t> stays(n, 0);
-      for (node_id v = 0; v < n; ++v) stays[v] = pinned(v) ? 1 : 0;
-      compact_down(g, p.extents, stays, layout, r.placements);
-    }
-  };
-  if (comps.size() <= 1) {
-    place_result r = detail::place_searcher<D>(p, layout, lim, &g).run();
-    settle(r);
-    return r;
+  place_result r = comps.size() <= 1 ? detail::place_searcher<D>(p, layout, lim, &g).run()
+                                     : detail::search_parts<D>(p, g, comps, layout, lim);
+  if (r.status == search_status::found && lim.compact) {  // a found placement pushed down (place_compact.hpp)
+    std::vector<std::uint8_t> stays(n, 0);
+    for (node_id v = 0; v < n; ++v) stays[v] = pinned(v) ? 1 : 0;
+    compact_down(g, p.extents, stays, layout, r.placements);
   }
-  place_result out;
-  out.status = search_status::found;
-  out.placements.assign(n, std::nullopt);
-  for (node_id v = 0; v < n; ++v)
-    if (pinned(v)) out.placements[v] = p.pins[v];
-  // The pins alone (a pin pair that overlaps while both live makes everything infeasible).
-  {
-    live_range_table t;
-    std::vector<extent> e;
-    std::vector<std::optional<placement>> pins;
-    std::vector<std::uint8_t> fx;
-    for (node_id v = 0; v < n; ++v)
-      if (pinned(v)) {
-        t.add(p.ranges.ranges(v));
-        e.push_back(p.extents[v]);
-        pins.push_back(p.pins[v]);
-        fx.push_back(p.fixed.empty() ? 0 : p.fixed[v]);
-      }
-    const place_result r = detail::place_searcher<D>({t, e, pins, fx}, layout, lim).run();
-    out.nodes += r.nodes;
-    if (r.status != search_status::found) return r;
-  }
-  std::vector<std::uint8_t> mark(n, 0);
-  for (std::vector<node_id>& c : comps) {
-    std::sort(c.begin(), c.end());
-    std::vector<node_id> members = c;
-    for (node_id v : c)
-      for (node_id u : g.neighbors(v))
-        if (pinned(u) && !mark[u]) mark[u] = 1, members.push_back(u);
-    for (node_id v : members) mark[v] = 0;
-    std::sort(members.begin(), members.end());
-    live_range_table t;
-    std::vector<extent> e;
-    std::vector<std::optional<placement>> pins;
-    std::vector<std::uint8_t> fx;
-    for (node_id v : members) {
-      t.add(p.ranges.ranges(v));
-      e.push_back(p.extents[v]);
-      pins.push_back(pinned(v) ? p.pins[v] : std::nullopt);
-      fx.push_back(p.fixed.empty() ? 0 : p.fixed[v]);
-    }
-    search_limits sub = lim;
-    sub.max_nodes = lim.max_nodes > out.nodes ? lim.max_nodes - out.nodes : 0;
-    const place_result r = detail::place_searcher<D>({t, e, pins, fx}, layout, sub).run();
-    out.nodes += r.nodes;
-    if (r.status != search_status::found) {
-      out.status = r.status;
-      out.proof = r.proof;
-      if (!r.left_out.empty()) {  // the part's best state beside the parts placed before it
-        for (node_id k : r.left_out) out.left_out.push_back(members[k]);  // sorted, as members is
-        out.partial = std::move(out.placements);
-        for (std::size_t k = 0; k < members.size(); ++k) out.partial[members[k]] = r.partial[k];
-      }
-      out.placements.clear();
-      return out;
-    }
-    for (std::size_t k = 0; k < members.size(); ++k) out.placements[members[k]] = r.placements[k];
-  }
-  settle(out);
-  return out;
+  return r;
 }
 
 /// The exact search in the memory of geometry `g`.
