@@ -38,10 +38,14 @@
 // proves nothing), and what it places is checked by its caller as every walk's placement is.
 //
 // Cost per move: for each allowed start (at most 4) the placed neighbors that share a quarter, sorted
-// twice (by bottom and by top), and each candidate position's cost by two binary searches in their prefix
-// sums: O(d log d) for a block of d neighbors, never the pairs among them. A move's work is one unit plus
-// one per 32 candidate positions weighed (so a unit costs about the same whatever the degree: 1.1-1.5 us
-// in SB, measured below), and 8 units count as one search node, so that a budget in nodes bounds the
+// twice (by bottom and by top); the candidate positions merged from those two sorted lists (and the
+// segments' ends), and each one's cost read from their prefix sums by two pointers that only move
+// forward: O(d log d) for a block of d neighbors, never the pairs among them. (Until session 45 the
+// positions were sorted as one list and each cost took two binary searches: the same positions, costs
+// and moves, at 1.37-1.43 times the time: g++ -O2, the walk alone on planted SB kernels by
+// sweep at tightness 0.97, 150 tensors 1.42 -> 1.02 us a unit, 60 tensors 1.24 -> 0.90, PSUM 60 1.71 ->
+// 1.20.) A move's work is one unit plus one per 32 candidate positions weighed (so a unit costs about the
+// same whatever the degree: 1.1-1.5 us in SB before that change, measured below), and 8 units count as one search node, so that a budget in nodes bounds the
 // walk's time as it bounds the tree walks'. Measured (g++ -O2, SB kernels by sweep: 60 tensors with holes
 // 0.1 and 150 at tightness 0.9 and 1; PSUM 40 with holes; each walk alone to its whole budget): a node of
 // the fills costs 4.4-17 us, of the sweep 4.8-19, of the canonical walk 6.4-27, growing with the kernel
@@ -247,6 +251,7 @@ class conflict_repairer {
       spans_.clear();
       for (node_id u : graph_.neighbors(v))
         if (placed_[u] && (mask_[u] & m)) spans_.push_back({off_[u], off_[u] + ext_[u].bytes, cost_of(u)});
+      bounds();
       candidates(ext_[v].bytes);
       weighed += offsets_.size();
       weigh(ext_[v].bytes, st.start[k], best, ties);
@@ -254,33 +259,9 @@ class conflict_repairer {
     return best;
   }
 
-  /// The positions tried for a block of b bytes among spans_: each segment's first aligned offset and its
-  /// top less b (aligned down), just above each span and just below it (aligned), those inside one
-  /// segment; sorted, without repeats.
-  void candidates(std::uint64_t b) {
-    const std::uint64_t a = lay_.alignment, seg = lay_.segment_bytes;
-    offsets_.clear();
-    auto add = [&](std::uint64_t o) {
-      if (o % seg + b <= seg && o / seg < lay_.segments) offsets_.push_back(o);
-    };
-    for (std::uint32_t s = 0; s < lay_.segments; ++s) {
-      add((std::uint64_t{s} * seg + a - 1) / a * a);
-      if (seg >= b) add((std::uint64_t{s} * seg + seg - b) / a * a);
-    }
-    for (const span_of& x : spans_) {
-      add((x.hi + a - 1) / a * a);
-      if (x.lo >= b) add((x.lo - b) / a * a);
-    }
-    std::sort(offsets_.begin(), offsets_.end());
-    offsets_.erase(std::unique(offsets_.begin(), offsets_.end()), offsets_.end());
-  }
-
-  /// Each candidate offset o's cost: the spans that meet [o, o + b) are those that begin below o + b
-  /// less those that end at or below o (which begin below it too), so two prefix sums over the spans
-  /// sorted by bottom and by top give it in two binary searches; pins are counted apart (a position over
-  /// one is never taken). Keeps the cheapest in `best`, one of `ties` equally cheap ones at random
-  /// (reservoir sampling: each of them is kept with the same chance).
-  void weigh(std::uint64_t b, std::uint32_t partition, choice& best, std::uint64_t& ties) {
+  /// The spans' bottoms and tops, each sorted, with the prefix sums of their costs and pins (lows_,
+  /// highs_): what candidates and weigh read.
+  void bounds() {
     lows_.clear(), highs_.clear();
     for (const span_of& x : spans_) {
       const bool pin = x.cost == pin_cost;
@@ -292,15 +273,55 @@ class conflict_repairer {
       for (bound& x : e) x.cost = sum += x.cost, x.pins = pins += x.pins;
     };
     prefix(lows_), prefix(highs_);
-    // The last bound below `at` (at or below it when `inclusive`): its prefix sums, or zeros.
-    auto below = [](const std::vector<bound>& e, std::uint64_t at, bool inclusive) {
-      const auto it = std::partition_point(e.begin(), e.end(), [&](const bound& x) { return inclusive ? x.at <= at : x.at < at; });
-      return it == e.begin() ? bound{} : *std::prev(it);
-    };
+  }
+
+  /// The positions tried for a block of b bytes among spans_: each segment's first aligned offset and its
+  /// top less b (aligned down), just above each span and just below it (aligned), those inside one
+  /// segment; sorted, without repeats. Aligning is monotone, so the spans' tops (highs_, sorted) give the
+  /// positions above them in order and their bottoms (lows_) those below: three sorted runs (the
+  /// segments' own, at most two a segment, sorted apart) merged, not one list sorted (a sixth of the
+  /// walk's time when it was).
+  void candidates(std::uint64_t b) {
+    const std::uint64_t a = lay_.alignment, seg = lay_.segment_bytes;
+    auto inside = [&](std::uint64_t o) { return o % seg + b <= seg && o / seg < lay_.segments; };
+    ends_.clear(), ups_.clear(), downs_.clear();
+    for (std::uint32_t s = 0; s < lay_.segments; ++s) {
+      ends_.push_back((std::uint64_t{s} * seg + a - 1) / a * a);
+      if (seg >= b) ends_.push_back((std::uint64_t{s} * seg + seg - b) / a * a);
+    }
+    std::sort(ends_.begin(), ends_.end());
+    for (const bound& x : highs_) ups_.push_back((x.at + a - 1) / a * a);
+    for (const bound& x : lows_)
+      if (x.at >= b) downs_.push_back((x.at - b) / a * a);
+    offsets_.clear();
+    std::size_t i = 0, j = 0, k = 0;
+    for (;;) {  // the smallest head of the three runs, each position once
+      std::uint64_t o = std::numeric_limits<std::uint64_t>::max();
+      if (i < ends_.size()) o = std::min(o, ends_[i]);
+      if (j < ups_.size()) o = std::min(o, ups_[j]);
+      if (k < downs_.size()) o = std::min(o, downs_[k]);
+      if (i == ends_.size() && j == ups_.size() && k == downs_.size()) break;
+      while (i < ends_.size() && ends_[i] == o) ++i;
+      while (j < ups_.size() && ups_[j] == o) ++j;
+      while (k < downs_.size() && downs_[k] == o) ++k;
+      if (inside(o)) offsets_.push_back(o);
+    }
+  }
+
+  /// Each candidate offset o's cost: the spans that meet [o, o + b) are those that begin below o + b
+  /// less those that end at or below o (which begin below it too), so the prefix sums over the spans
+  /// sorted by bottom and by top give it; the offsets rise, so two pointers that only move forward
+  /// find those sums (binary searches did, at twice the walk's time). Pins are counted apart (a
+  /// position over one is never taken). Keeps the cheapest in `best`, one of `ties` equally cheap ones
+  /// at random (reservoir sampling: each of them is kept with the same chance).
+  void weigh(std::uint64_t b, std::uint32_t partition, choice& best, std::uint64_t& ties) {
+    std::size_t in = 0, gone = 0;  // lows_ below o + b, highs_ at or below o
     for (const std::uint64_t o : offsets_) {
-      const bound in = below(lows_, o + b, false), gone = below(highs_, o, true);
-      if (in.pins != gone.pins) continue;  // over a pin
-      const std::uint64_t cost = in.cost - gone.cost;
+      while (in < lows_.size() && lows_[in].at < o + b) ++in;
+      while (gone < highs_.size() && highs_[gone].at <= o) ++gone;
+      const bound x = in == 0 ? bound{} : lows_[in - 1], y = gone == 0 ? bound{} : highs_[gone - 1];
+      if (x.pins != y.pins) continue;  // over a pin
+      const std::uint64_t cost = x.cost - y.cost;
       if (cost < best.cost) ties = 0;
       if (cost > best.cost || random() % ++ties != 0) continue;
       best = {cost, o, partition};
@@ -328,7 +349,7 @@ class conflict_repairer {
   std::vector<std::uint8_t> was_placed_;
   std::vector<placement> was_;
   std::vector<span_of> spans_;
-  std::vector<std::uint64_t> offsets_;
+  std::vector<std::uint64_t> offsets_, ends_, ups_, downs_;
   std::vector<bound> lows_, highs_;
 };
 
