@@ -37,29 +37,27 @@
 // problem and the budget. It never answers "infeasible" (a walk that places nothing within its budget
 // proves nothing), and what it places is checked by its caller as every walk's placement is.
 //
-// Cost per move: for each allowed start (at most 4) the placed neighbors that share a quarter, sorted
-// twice (by bottom and by top); the candidate positions merged from those two sorted lists (and the
-// segments' ends), and each one's cost read from their prefix sums by two pointers that only move
-// forward: O(d log d) for a block of d neighbors, never the pairs among them. (Until session 45 the
-// positions were sorted as one list and each cost took two binary searches: the same positions, costs
-// and moves, at 1.37-1.43 times the time: g++ -O2, the walk alone on planted SB kernels by
-// sweep at tightness 0.97, 150 tensors 1.42 -> 1.02 us a unit, 60 tensors 1.24 -> 0.90, PSUM 60 1.71 ->
-// 1.20.) A move's work is one unit plus one per 32 candidate positions weighed (so a unit costs about the
-// same whatever the degree: 1.1-1.5 us in SB before that change, measured below), and 8 units count as one search node, so that a budget in nodes bounds the
-// walk's time as it bounds the tree walks'. Measured (g++ -O2, SB kernels by sweep: 60 tensors with holes
-// 0.1 and 150 at tightness 0.9 and 1; PSUM 40 with holes; each walk alone to its whole budget): a node of
-// the fills costs 4.4-17 us, of the sweep 4.8-19, of the canonical walk 6.4-27, growing with the kernel
-// (PSUM 24-35 us), against 1.1-1.5 us for a unit (PSUM 2.8): 4-12 units. Until session 39 a unit counted
-// as a node, so the walk got an eighth of the time of the others on the same share, and on unpinned SB
-// kernels of 150 tensors at tightness 0.9 it placed 0 of 10 on the search's 3/8 of 100,000 nodes, where
-// alone on 2,000,000 units it placed 9 of 10 within 2.3 s each (docs/PERFORMANCE.md section 10, "The repair
-// walk's budget").
+// Cost per move: for each allowed start (at most 4) the placed neighbors that share a quarter, sorted twice
+// (by bottom and by top); the candidate positions merged from those two sorted lists (and the segments'
+// ends), and each one's cost read from their prefix sums by two pointers that only move forward: O(d log d)
+// for a block of d neighbors, never the pairs among them. (Until session 45 the positions were sorted as one
+// list and each cost took two binary searches: the same positions, costs and moves, at 1.37-1.43 times the
+// time: g++ -O2, the walk alone on planted SB kernels by sweep at tightness 0.97, 150 tensors 1.42 -> 1.02 us
+// a unit, 60 tensors 1.24 -> 0.90, PSUM 60 1.71 -> 1.20.) A move's work is one unit plus one per 32 candidate
+// positions weighed (so a unit costs about the same whatever the degree: 1.1-1.5 us in SB before that change,
+// measured below), and 8 units count as one search node, so that a budget in nodes bounds the walk's time as
+// it bounds the tree walks'. Measured (g++ -O2, SB kernels by sweep: 60 tensors with holes 0.1 and 150 at
+// tightness 0.9 and 1; PSUM 40 with holes; each walk alone to its whole budget): a node of the fills costs
+// 4.4-17 us, of the sweep 4.8-19, of the canonical walk 6.4-27, growing with the kernel (PSUM 24-35 us),
+// against 1.1-1.5 us for a unit (PSUM 2.8): 4-12 units. Until session 39 a unit counted as a node, so the
+// walk got an eighth of the time of the others on the same share, and on unpinned SB kernels of 150 tensors
+// at tightness 0.9 it placed 0 of 10 on the search's 3/8 of 100,000 nodes, where alone on 2,000,000 units it
+// placed 9 of 10 within 2.3 s each (docs/PERFORMANCE.md section 10, "The repair walk's budget").
 #pragma once
 
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
-#include <iterator>
 #include <limits>
 #include <optional>
 #include <span>
@@ -308,12 +306,12 @@ class conflict_repairer {
     }
   }
 
-  /// Each candidate offset o's cost: the spans that meet [o, o + b) are those that begin below o + b
-  /// less those that end at or below o (which begin below it too), so the prefix sums over the spans
-  /// sorted by bottom and by top give it; the offsets rise, so two pointers that only move forward
-  /// find those sums (binary searches did, at twice the walk's time). Pins are counted apart (a
-  /// position over one is never taken). Keeps the cheapest in `best`, one of `ties` equally cheap ones
-  /// at random (reservoir sampling: each of them is kept with the same chance).
+  /// Each candidate offset o's cost: the spans that meet [o, o + b) are those that begin below o + b less
+  /// those that end at or below o (which begin below it too), so the prefix sums over the spans sorted by
+  /// bottom and by top give it; the offsets rise, so two pointers that only move forward find those sums (two
+  /// binary searches a position did, and with them the walk took 1.4 times as long). Pins are counted apart
+  /// (a position over one is never taken). Keeps the cheapest in `best`, one of `ties` equally cheap ones at
+  /// random (reservoir sampling: each of them is kept with the same chance).
   void weigh(std::uint64_t b, std::uint32_t partition, choice& best, std::uint64_t& ties) {
     std::size_t in = 0, gone = 0;  // lows_ below o + b, highs_ at or below o
     for (const std::uint64_t o : offsets_) {
