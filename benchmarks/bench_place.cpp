@@ -21,7 +21,8 @@
 // alone given the removed tensors back, given their true lives cut into one-quarter pieces, and on the
 // search's own guesses of the free space; see oracle() below),
 // `--repair-alone 1` (the repair walk alone, engine/place_repair.hpp, on the whole budget, in place of the
-// search: how the walk's rules do on their own; repair_alone() below).
+// search: how the walk's rules do on their own; repair_alone() below), `--each 1` (a line per kernel on
+// stderr: family, pins, size, seed, fit or miss, nodes, seconds; to compare two builds kernel by kernel).
 // A fit is checked here by a pairwise
 // overlap test that does not use the search, and "infeasible" on a planted problem is reported as a bug.
 //   ninja -C build benchmarks/bench-place && build/benchmarks/bench-place --baseline 1
@@ -231,7 +232,7 @@ std::string cells(std::vector<outcome> v) {
 
 int main(int argc, char** argv) {
   std::uint64_t first = 1, seeds = 20, nodes = 1000000;
-  bool baseline = false, given_first = false, holes_oracle = false, repair = false;
+  bool baseline = false, given_first = false, holes_oracle = false, repair = false, each = false;
   unsigned threads = 1;
   double holes = 0, tightness = 1, scale = 1;
   gca::memory_type memory = gca::memory_type::sb;
@@ -246,6 +247,7 @@ int main(int argc, char** argv) {
     else if (a == "--given-first-birth") given_first = v == "1";
     else if (a == "--holes-oracle") holes_oracle = v == "1";
     else if (a == "--repair-alone") repair = v == "1";
+    else if (a == "--each") each = v == "1";  // one line per kernel on stderr: what the table's cells summarize
     else if (a == "--threads") threads = static_cast<unsigned>(std::stoul(v));
     else if (a == "--sizes") sizes = split(v);
     else if (a == "--families") families = split(v);
@@ -301,6 +303,10 @@ int main(int argc, char** argv) {
           const gca::planted_sb k = gca::make_planted_sb(o);
           with.push_back(repair ? repair_alone(k, layout_of(memory, o.tgt, scale), nodes)
                                 : run(k, layout_of(memory, o.tgt, scale), nodes, true, given_first, threads));
+          if (each)
+            std::fprintf(stderr, "%s %s %s %llu %s %llu %.3f\n", fam.c_str(), pin.c_str(), size.c_str(),
+                         static_cast<unsigned long long>(s), with.back().fit ? "fit" : "miss",
+                         static_cast<unsigned long long>(with.back().nodes), with.back().seconds);
           if (baseline) without.push_back(run(k, layout_of(memory, o.tgt, scale), nodes, false, given_first, threads));
           if (holes_oracle) {
             gca::planted_sb_options whole = o;

@@ -346,53 +346,75 @@ class place_searcher {
   /// section 10, "Turns"). In turns of a few thousand nodes without resuming, the two fills had cost more
   /// in total on held-out problems: most parts need the bottom-up fill alone, and their cost doubled.
   bool fill_and_sweep(place_result& r) {
-    const bool symmetric = lim_.fill && reflection_exact();
-    const std::uint64_t part = lim_.max_nodes / 8 * 3;  // the fill's (both ways), and the sweep's
-    const std::uint64_t fill_share = !lim_.fill ? 0 : symmetric ? part / 2 : part;
-    const std::uint64_t sweep_share = lim_.sweep ? part : 0, repair_share = lim_.repair ? part : 0;
-    std::vector<std::optional<placement>> flipped;
-    if (symmetric && !p_.pins.empty()) {
-      flipped.assign(n_, std::nullopt);
-      for (node_id v = 0; v < n_; ++v)
-        if (p_.pins[v]) flipped[v] = reflect(*p_.pins[v], p_.extents[v]);
+    constexpr std::uint64_t most = std::numeric_limits<std::uint64_t>::max();
+    for (std::uint64_t b = first_round;; b = b > most / 4 ? most : 4 * b) {
+      if (walk_round(r, b)) return true;
+      const walk_set& k = *walks_;
+      if (probe_turn(r, std::min(b, k.part) / 8) || repair_turn(r, std::min(b, k.repair_share)) || narrow_turn(r, b) ||
+          filler_turns(r, std::min(b, k.sweep_share)))
+        return true;
+      if ((b >= k.fill_share && b >= k.sweep_share && b >= k.repair_share) || std::chrono::steady_clock::now() > lim_.deadline)
+        return false;
     }
-    auto filler = [&](std::span<const std::optional<placement>> pins) {
-      return skyline_filler(p_.ranges, p_.extents, pins, graph(), lay_, reach_, cmin_, lim_.flush_first, lim_.free_cuts);
+  }
+  static constexpr std::uint64_t first_round = 4096;
+  /// fill_and_sweep's walks between rounds, made on the first: the fills (bottom-up, and upside down over
+  /// the reflected pins when the memory is symmetric), the sweep, each one's nodes and how many of them
+  /// the answer has. Held by pointer: the walks keep references to `flipped`.
+  struct walk_set {
+    bool symmetric = false;
+    std::uint64_t part = 0, fill_share = 0, sweep_share = 0, repair_share = 0;
+    std::vector<std::optional<placement>> flipped;
+    std::optional<skyline_filler<Deferred>> up, down;
+    std::optional<time_sweeper<Deferred>> sweep;
+    std::array<std::uint64_t, 3> spent{}, counted{};
+  };
+  void make_walks() {
+    walks_ = std::make_unique<walk_set>();
+    walk_set& k = *walks_;
+    k.symmetric = lim_.fill && reflection_exact();
+    k.part = lim_.max_nodes / 8 * 3;  // the fill's (both ways), and the sweep's
+    k.fill_share = !lim_.fill ? 0 : k.symmetric ? k.part / 2 : k.part;
+    k.sweep_share = lim_.sweep ? k.part : 0, k.repair_share = lim_.repair ? k.part : 0;
+    if (k.symmetric && !p_.pins.empty()) {
+      k.flipped.assign(n_, std::nullopt);
+      for (node_id v = 0; v < n_; ++v)
+        if (p_.pins[v]) k.flipped[v] = reflect(*p_.pins[v], p_.extents[v]);
+    }
+    auto filler = [&](std::optional<skyline_filler<Deferred>>& f, std::span<const std::optional<placement>> pins) {
+      f.emplace(p_.ranges, p_.extents, pins, graph(), lay_, reach_, cmin_, lim_.flush_first, lim_.free_cuts);
     };
-    skyline_filler up = filler(p_.pins), down = filler(p_.pins.empty() ? std::span<const std::optional<placement>>{} : flipped);
-    time_sweeper sweep(p_.ranges, p_.extents, p_.pins, graph(), lay_);
-    std::array<std::uint64_t, 3> spent{}, counted{};  // each walk's own nodes, and how many of them r has
+    filler(k.up, p_.pins);
+    filler(k.down, p_.pins.empty() ? std::span<const std::optional<placement>>{} : std::span<const std::optional<placement>>(k.flipped));
+    k.sweep.emplace(p_.ranges, p_.extents, p_.pins, graph(), lay_);
+  }
+  /// One round of the fills and the sweep on budget `b` (each up to its share), each resuming where it
+  /// stopped; whether one placed the part (then r has the placement). `split_fills`: the two fills of a
+  /// symmetric memory share b (the narrow turns), instead of b each.
+  bool walk_round(place_result& r, std::uint64_t b, bool split_fills = false) {
+    if (!walks_) make_walks();
+    walk_set& k = *walks_;
     // A walk's turn ended with `got`: its nodes go to r, and its placement, if any, is the answer.
-    auto take = [&](std::size_t k, const std::optional<std::vector<placement>>& got, bool reflected) {
-      r.nodes += spent[k] - counted[k];
-      counted[k] = spent[k];
+    auto take = [&](std::size_t i, const std::optional<std::vector<placement>>& got, bool reflected) {
+      r.nodes += k.spent[i] - k.counted[i];
+      k.counted[i] = k.spent[i];
       if (!got) return false;
       r.status = search_status::found;
       r.placements.assign(n_, std::nullopt);
       for (node_id v = 0; v < n_; ++v) r.placements[v] = reflected ? reflect((*got)[v], p_.extents[v]) : (*got)[v];
       return true;
     };
-    auto step = [&](auto& walk, std::size_t k, std::uint64_t budget, bool reflected) {
-      return take(k, walk.run(budget, lim_.deadline, spent[k]), reflected);
+    auto step = [&](auto& walk, std::size_t i, std::uint64_t budget, bool reflected) {
+      return take(i, walk.run(budget, lim_.deadline, k.spent[i]), reflected);
     };
-    auto fills = [&](std::uint64_t f) { return f > 0 && (step(up, 0, f, false) || (symmetric && step(down, 1, f, true))); };
-    constexpr std::uint64_t most = std::numeric_limits<std::uint64_t>::max(), first_round = 4096;
-    for (std::uint64_t b = first_round;; b = b > most / 4 ? most : 4 * b) {
-      const std::uint64_t f = std::min(b, fill_share), w = std::min(b, sweep_share);
-      // The first round alone stays on one thread: most parts are placed within it, and a thread would
-      // cost more than it saves there.
-      if (lim_.threads > 1 && b > first_round && f > 0 && w > 0) {
-        if (beside([&] { return fills(f); }, [&](const std::atomic<bool>* cancel) { return sweep.run(w, lim_.deadline, spent[2], cancel); },
-                   [&](const std::optional<std::vector<placement>>& got) { return take(2, got, false); }))
-          return true;
-      } else {
-        if (fills(f)) return true;
-        if (w > 0 && step(sweep, 2, w, false)) return true;
-      }
-      if (probe_turn(r, std::min(b, part) / 8) || repair_turn(r, std::min(b, repair_share)) || narrow_turn(r, b) || filler_turns(r, w))
-        return true;
-      if ((b >= fill_share && b >= sweep_share && b >= repair_share) || std::chrono::steady_clock::now() > lim_.deadline) return false;
-    }
+    auto fills = [&](std::uint64_t f) { return f > 0 && (step(*k.up, 0, f, false) || (k.symmetric && step(*k.down, 1, f, true))); };
+    const std::uint64_t f = std::min(split_fills && k.symmetric ? b / 2 : b, k.fill_share), w = std::min(b, k.sweep_share);
+    // The first round alone stays on one thread: most parts are placed within it, and a thread would
+    // cost more than it saves there.
+    if (lim_.threads > 1 && b > first_round && f > 0 && w > 0)
+      return beside([&] { return fills(f); }, [&](const std::atomic<bool>* cancel) { return k.sweep->run(w, lim_.deadline, k.spent[2], cancel); },
+                    [&](const std::optional<std::vector<placement>>& got) { return take(2, got, false); });
+    return fills(f) || (w > 0 && step(*k.sweep, 2, w, false));
   }
   /// One round of fill_and_sweep's turns on two threads: the sweep's turn (`sweep_turn`) on a new thread,
   /// the fills' (`fill_turns`) on this one, with the answer of the turns in order: the fills' placement if
@@ -437,12 +459,16 @@ class place_searcher {
   /// walks wander: planted SB kernels they place at their own width were lost at 1 % more bytes (seeds
   /// 1901-1910, tight partition mixes of 60 tensors: 5 of 10 placed at the planted width, 2 at 1.01 x;
   /// docs/PERFORMANCE.md section 10, "Narrow turns"). So after each round that finds nothing, the same
-  /// problem is searched afresh in the narrowest memory in which R2 holds at the root (each segment cut to
-  /// w bytes, w aligned; narrowest_width), its walks on the round's budget each (8/3 of it in all, the
-  /// whole node limit at most): a problem placed in the narrow memory within n nodes is placed here after
-  /// about 8/3 n in all. Their nodes are counted in the answer but not against the canonical walk's
-  /// budget, the one walk that proves infeasibility: a problem given up on costs up to about 7/3 of its
-  /// budget, and a proof costs what it did. A placement there is one here: offset
+  /// problem is searched in the narrowest memory in which R2 holds at the root (each segment cut to w
+  /// bytes, w aligned; narrowest_width) by a search of its own, made on the first turn, which each turn
+  /// takes one round further: its fills (sharing the round's budget when there are two) and its sweep
+  /// resume up to the round's budget, and its canonical walk probes half of it. Each walk gets about as
+  /// far as in a fresh search of 8/3 of the round's budget (the turns' old form: fills and sweep on 3/8
+  /// of it each, the canonical walk on the rest), without walking the same way again each round: about
+  /// 8/3 of the last round's budget in all, not 32/9 (docs/PERFORMANCE.md section 10, "Narrow turns that
+  /// resume"). Their nodes are counted in the answer but not against the canonical
+  /// walk's budget, the one walk that proves infeasibility: a problem given up on costs about one budget
+  /// more for them, and a proof costs what it did. A placement there is one here: offset
   /// o in narrow segment k is k x segment + (o mod w), inside segment k, and two blocks keep their
   /// relative bytes within a segment (checked below all the same). Its proofs say nothing of this memory
   /// and are dropped. The 2-D analogue of the 1-D search's max-live turns (engine/search.hpp), where R2's
@@ -451,23 +477,42 @@ class place_searcher {
     if (!lim_.narrow_turns) return false;
     if (narrow_ == 0) narrow_ = narrowest_width();
     if (narrow_ >= lay_.segment_bytes) return false;
-    const std::vector<std::optional<placement>> pins = *narrow_pins(narrow_);
-    search_limits lim = lim_;
-    lim.narrow_turns = false;
-    lim.max_nodes = budget > lim_.max_nodes / 8 * 3 ? lim_.max_nodes : budget / 3 * 8;  // the latter <= max_nodes
-    lim.filler_turns = false;
-    lim.repair = false;
-    const place_result t = place_searcher({p_.ranges, p_.extents, pins, p_.fixed}, narrow_layout(narrow_), lim, &graph()).run();
-    turns_spent_ += t.nodes;
-    if (t.status != search_status::found) return false;
+    if (!narrow_search_) make_narrow();
+    narrow_part& n = *narrow_search_;
+    if (n.ended) return false;
+    const std::uint64_t before = n.r.nodes;
+    n.ended = n.search->walk_round(n.r, budget, true) || n.search->probe_turn(n.r, budget / 2);
+    turns_spent_ += n.r.nodes - before;
+    if (n.r.status != search_status::found) return false;
     r.status = search_status::found;
     r.placements.assign(n_, std::nullopt);
     for (node_id v = 0; v < n_; ++v) {
-      const std::uint64_t o = t.placements[v]->offset;
-      r.placements[v] = placement{t.placements[v]->partition, o / narrow_ * lay_.segment_bytes + o % narrow_};
+      const std::uint64_t o = n.r.placements[v]->offset;
+      r.placements[v] = placement{n.r.placements[v]->partition, o / narrow_ * lay_.segment_bytes + o % narrow_};
     }
     check_placement(r);
     return true;
+  }
+  /// The narrow turns' search between rounds: its pins, its problem (which the searcher keeps a
+  /// reference to) and its answer so far; `ended` once it placed the problem or proved that the narrow
+  /// memory holds none (or its root check failed).
+  struct narrow_part {
+    std::vector<std::optional<placement>> pins;
+    place_problem problem;
+    std::unique_ptr<place_searcher> search;
+    place_result r;
+    bool ended = false;
+  };
+  void make_narrow() {
+    narrow_search_ = std::make_unique<narrow_part>(narrow_part{*narrow_pins(narrow_), {p_.ranges, p_.extents, {}, p_.fixed}, {}, {}, false});
+    narrow_part& n = *narrow_search_;
+    n.problem.pins = n.pins;
+    search_limits lim = lim_;
+    lim.narrow_turns = false;
+    lim.filler_turns = false;
+    lim.repair = false;
+    n.search = std::make_unique<place_searcher>(n.problem, narrow_layout(narrow_), lim, &graph());
+    n.ended = !n.search->prepare(n.r);
   }
   /// Filler turns: the time sweep on the part completed with fillers (engine/rect_completion.hpp says
   /// why and how), one sweep per guess of the fillers' shapes (pieces of a filler: 4, 12, 2), the guesses
@@ -1189,7 +1234,9 @@ class place_searcher {
   node_id last_id_ = ~node_id{0};
   bool has_last_ = false;
   std::size_t placed_count_ = 0;
+  std::unique_ptr<walk_set> walks_;  // fill_and_sweep's walks (made on its first round)
   std::uint64_t narrow_ = 0;        // narrow_turn's width (0: not computed yet)
+  std::unique_ptr<narrow_part> narrow_search_;  // narrow_turn's search (made on its first turn)
   std::uint64_t turns_spent_ = 0;  // the narrow, filler and repair turns' nodes (added to the answer's count at the end)
   std::vector<std::unique_ptr<filled_part>> filled_;  // filler_turns' guesses (built on the first turn)
   bool filled_built_ = false;
