@@ -244,6 +244,7 @@ class conflict_repairer {
     const partition_starts st = allowed_partition_starts(ext_[v].partitions, lay_.partitions);
     choice best;
     std::uint64_t ties = 0;
+    segment_ends(ext_[v].bytes);
     for (std::uint32_t k = 0; k < st.count; ++k) {
       const std::uint32_t m = quarter_mask(st.start[k], ext_[v].partitions);
       spans_.clear();
@@ -273,21 +274,26 @@ class conflict_repairer {
     prefix(lows_), prefix(highs_);
   }
 
-  /// The positions tried for a block of b bytes among spans_: each segment's first aligned offset and its
-  /// top less b (aligned down), just above each span and just below it (aligned), those inside one
-  /// segment; sorted, without repeats. Aligning is monotone, so the spans' tops (highs_, sorted) give the
-  /// positions above them in order and their bottoms (lows_) those below: three sorted runs (the
-  /// segments' own, at most two a segment, sorted apart) merged, not one list sorted (a sixth of the
-  /// walk's time when it was).
-  void candidates(std::uint64_t b) {
+  /// Each segment's first aligned offset and its top less b (aligned down), sorted: positions for a block
+  /// of b bytes whatever its neighbors, so made once a move, not once a start partition (PSUM: 16 a move).
+  void segment_ends(std::uint64_t b) {
     const std::uint64_t a = lay_.alignment, seg = lay_.segment_bytes;
-    auto inside = [&](std::uint64_t o) { return o % seg + b <= seg && o / seg < lay_.segments; };
-    ends_.clear(), ups_.clear(), downs_.clear();
+    ends_.clear();
     for (std::uint32_t s = 0; s < lay_.segments; ++s) {
       ends_.push_back((std::uint64_t{s} * seg + a - 1) / a * a);
       if (seg >= b) ends_.push_back((std::uint64_t{s} * seg + seg - b) / a * a);
     }
     std::sort(ends_.begin(), ends_.end());
+  }
+  /// The positions tried for a block of b bytes among spans_: the segments' ends (segment_ends), just
+  /// above each span and just below it (aligned), those inside one segment; sorted, without repeats.
+  /// Aligning is monotone, so the spans' tops (highs_, sorted) give the positions above them in order and
+  /// their bottoms (lows_) those below: three sorted runs merged, not one list sorted (a sixth of the
+  /// walk's time when it was).
+  void candidates(std::uint64_t b) {
+    const std::uint64_t a = lay_.alignment, seg = lay_.segment_bytes;
+    auto inside = [&](std::uint64_t o) { return o % seg + b <= seg && o / seg < lay_.segments; };
+    ups_.clear(), downs_.clear();
     for (const bound& x : highs_) ups_.push_back((x.at + a - 1) / a * a);
     for (const bound& x : lows_)
       if (x.at >= b) downs_.push_back((x.at - b) / a * a);
