@@ -947,7 +947,7 @@ TEST_CASE("place_search: planted 128-partition kernels by sweep are placed by th
 // a space, the victims it guides (the first set whose spilled program it places within a small budget)
 // can be many more than the colorer's own. Planted tight SB kernels by sweep of 60 tensors under small
 // search budgets: whenever the colorer alone allocates, the allocator with the search allocates too, with
-// spill code that costs no more, and verifies; on some of them (seeds 7 and 8 here) the colorer's run is
+// spill code that costs no more, and verifies; on some of them (seed 7 here, sessions 46 and 47) the colorer's run is
 // the one kept, and the observer is told so. (Seeds 1-8 in every build: before the victims' placement
 // became the next round's hints, seeds 1, 3 and 4 were kept that way; now the search's spills cost less
 // there, and seed 4 needs none.) The walks that grow the victims' set run on a trial set's budget here,

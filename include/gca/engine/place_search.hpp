@@ -230,6 +230,9 @@ struct place_result {
   search_status status = search_status::gave_up;
   std::vector<std::optional<placement>> placements;  // found: one per node (pins where pinned)
   std::uint64_t nodes = 0;  // search nodes expanded (one whose checks take many steps counts as several: node_work)
+  // Of `nodes`, those of the narrow, filler and repair turns, which the budget (search_limits::max_nodes)
+  // does not count: they leave the canonical walk's budget whole, and the later parts' (search_parts).
+  std::uint64_t turn_nodes = 0;
   std::string proof;                                 // infeasible: what proved it
   std::string skipped;  // gave_up without searching (search_limits::max_pairs): why, for the caller's message
   // gave_up, when the repair walk ran (engine/place_repair.hpp): the free nodes its best state left out
@@ -265,11 +268,11 @@ class place_searcher {
       return r;
     }
     if ((lim_.fill || lim_.sweep) && free_.size() > 1 && fill_and_sweep(r)) {
-      r.nodes += turns_spent_;
+      r.nodes += turns_spent_, r.turn_nodes = turns_spent_;
       return r;
     }
     r.status = search(r, lim_.max_nodes);
-    r.nodes += turns_spent_;  // counted after the canonical walk, whose budget they leave whole (narrow_turn)
+    r.nodes += turns_spent_, r.turn_nodes = turns_spent_;  // after the canonical walk, whose budget they leave whole (narrow_turn)
     if (r.status == search_status::gave_up && repairer_) {
       r.partial = repairer_->best_state();
       for (node_id v = 0; v < r.partial.size(); ++v)
@@ -345,12 +348,14 @@ class place_searcher {
   /// fill's whole part first (planted kernels built by sweep, placed by the sweep: docs/PERFORMANCE.md
   /// section 10, "Turns"). In turns of a few thousand nodes without resuming, the two fills had cost more
   /// in total on held-out problems: most parts need the bottom-up fill alone, and their cost doubled.
+  /// A round, in order: the narrow turn, the fills and the sweep, a probe of the canonical walk, the
+  /// repair walk, the filler turns.
   bool fill_and_sweep(place_result& r) {
     constexpr std::uint64_t most = std::numeric_limits<std::uint64_t>::max();
     for (std::uint64_t b = first_round;; b = b > most / 4 ? most : 4 * b) {
-      if (walk_round(r, b)) return true;
+      if (narrow_turn(r, b) || walk_round(r, b)) return true;
       const walk_set& k = *walks_;
-      if (probe_turn(r, std::min(b, k.part) / 8) || repair_turn(r, std::min(b, k.repair_share)) || narrow_turn(r, b) ||
+      if (probe_turn(r, std::min(b, k.part) / 8) || repair_turn(r, std::min(b, k.repair_share)) ||
           filler_turns(r, std::min(b, k.sweep_share)))
         return true;
       if ((b >= k.fill_share && b >= k.sweep_share && b >= k.repair_share) || std::chrono::steady_clock::now() > lim_.deadline)
@@ -458,7 +463,7 @@ class place_searcher {
   /// fails at once. With room to spare above every placement the memory is full nowhere, and the same
   /// walks wander: planted SB kernels they place at their own width were lost at 1 % more bytes (seeds
   /// 1901-1910, tight partition mixes of 60 tensors: 5 of 10 placed at the planted width, 2 at 1.01 x;
-  /// docs/PERFORMANCE.md section 10, "Narrow turns"). So after each round that finds nothing, the same
+  /// docs/PERFORMANCE.md section 10, "Narrow turns"). So at the head of each round the same
   /// problem is searched in the narrowest memory in which R2 holds at the root (each segment cut to w
   /// bytes, w aligned; narrowest_width) by a search of its own, made on the first turn, which each turn
   /// takes one round further: its fills (sharing the round's budget when there are two) and its sweep
@@ -468,7 +473,12 @@ class place_searcher {
   /// 8/3 of the last round's budget in all, not 32/9 (docs/PERFORMANCE.md section 10, "Narrow turns that
   /// resume"). Their nodes are counted in the answer but not against the canonical
   /// walk's budget, the one walk that proves infeasibility: a problem given up on costs about one budget
-  /// more for them, and a proof costs what it did. A placement there is one here: offset
+  /// more for them, and a proof costs what it did. First in the round, since session 47: where a narrow
+  /// turn runs at all the memory has room to spare at its busiest points, where the walks here wander
+  /// and the same walks in the narrow memory, full there, do not; on held-out kernels the same fits
+  /// with a geometric mean per kernel of 0.02 (PSUM by epochs) to 0.62 of the nodes, and a part the walks
+  /// here place costs the narrow turn of that round more (docs/PERFORMANCE.md section 10, "The narrow
+  /// turn first"). A placement there is one here: offset
   /// o in narrow segment k is k x segment + (o mod w), inside segment k, and two blocks keep their
   /// relative bytes within a segment (checked below all the same). Its proofs say nothing of this memory
   /// and are dropped. The 2-D analogue of the 1-D search's max-live turns (engine/search.hpp), where R2's
@@ -1300,7 +1310,11 @@ place_result search_part(const place_problem& p, std::span<const node_id> member
 /// place_search over parts (below): the pins alone first (a pin pair that overlaps while both live makes
 /// everything infeasible), then each component with the pins it meets, on what the parts before it left
 /// of the budget. The first part not placed decides the answer; its best state goes beside the parts
-/// placed before it.
+/// placed before it. A part's turns (place_result::turn_nodes) are counted in the answer but not taken
+/// from the later parts' budget, as they are not from its own canonical walk's: else a part placed by
+/// its walks in a few hundred nodes, after a narrow turn of a few hundred more, left the next part no
+/// budget at all under a guided search's 1,000 nodes (docs/PERFORMANCE.md section 10, "The narrow turn
+/// first"). The whole costs at most the budget plus the turns', each a bounded multiple of its part's.
 template <class D>
 place_result search_parts(const place_problem& p, const interference_graph& g, std::vector<std::vector<node_id>>& comps,
                           const rect_layout& layout, const search_limits& lim) {
@@ -1314,7 +1328,7 @@ place_result search_parts(const place_problem& p, const interference_graph& g, s
     if (pinned(v)) out.placements[v] = p.pins[v], pin_ids.push_back(v);
   {
     const place_result r = search_part<D>(p, pin_ids, layout, lim);
-    out.nodes += r.nodes;
+    out.nodes += r.nodes, out.turn_nodes += r.turn_nodes;
     if (r.status != search_status::found) return r;
   }
   std::vector<std::uint8_t> mark(n, 0);
@@ -1327,9 +1341,10 @@ place_result search_parts(const place_problem& p, const interference_graph& g, s
     for (node_id v : members) mark[v] = 0;
     std::sort(members.begin(), members.end());
     search_limits sub = lim;
-    sub.max_nodes = lim.max_nodes > out.nodes ? lim.max_nodes - out.nodes : 0;
+    const std::uint64_t used = out.nodes - out.turn_nodes;
+    sub.max_nodes = lim.max_nodes > used ? lim.max_nodes - used : 0;
     const place_result r = search_part<D>(p, members, layout, sub);
-    out.nodes += r.nodes;
+    out.nodes += r.nodes, out.turn_nodes += r.turn_nodes;
     if (r.status != search_status::found) {
       out.status = r.status;
       out.proof = r.proof;
