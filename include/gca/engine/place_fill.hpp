@@ -419,7 +419,8 @@ class skyline_filler {
     twin_.assign(n_, ~node_id{0});
     pin_cells_.assign(cells, {});
     sec_hash_.assign(sections_, 0);
-    rooms_.assign(std::size_t{1} << 16, room_entry{});
+    rooms_.assign(std::clamp<std::size_t>(std::bit_ceil(8 * cells), rooms_least, rooms_most), room_entry{});
+    rooms_missed_ = 0;
     for (node_id v = 0; v < n_; ++v) {
       const partition_starts st = starts(v);
       for (std::uint32_t k = 0; k < st.count; ++k)
@@ -509,6 +510,22 @@ class skyline_filler {
     const std::array<std::uint64_t, 2> key{mix(c ^ (floor_[c] << 24), 14) ^ sec_hash_[s], mix(floor_[c] ^ (std::uint64_t{c} << 40), 15) ^ mix(sec_hash_[s], 16)};
     room_entry& slot = rooms_[key[0] & (rooms_.size() - 1)];
     if (same_print(slot.key, key)) return slot.room;
+    if (++rooms_missed_ > 2 * rooms_.size() && rooms_.size() < rooms_most) return grow_rooms(s, q, key);
+    slot.key = key;
+    slot.room = measure_room(s, q);
+    return slot.room;
+  }
+  /// cell_room's memory starts at 8 entries a cell (at least rooms_least) and grows fourfold, emptied,
+  /// each time it has missed twice its size, up to rooms_most. It only remembers what measure_room
+  /// answers (no step counted, no answer changed: the nodes are the same at any size). A fixed 2^16
+  /// entries (1.5 MB, zeroed by each fill made) cost small parts more time in page faults than their
+  /// search took, once the narrow turn's search, with two fills of its own, came first in each round
+  /// (docs/PERFORMANCE.md section 10, "The narrow turn first": 80 small SB kernels 0.5 -> 0.16 s).
+  static constexpr std::size_t rooms_least = std::size_t{1} << 10, rooms_most = std::size_t{1} << 16;
+  std::uint64_t grow_rooms(std::uint32_t s, std::uint32_t q, const std::array<std::uint64_t, 2>& key) {
+    rooms_.assign(std::min(rooms_.size() * 4, rooms_most), room_entry{});
+    rooms_missed_ = 0;
+    room_entry& slot = rooms_[key[0] & (rooms_.size() - 1)];
     slot.key = key;
     slot.room = measure_room(s, q);
     return slot.room;
@@ -752,7 +769,8 @@ class skyline_filler {
   std::vector<node_id> twin_;
   std::vector<std::vector<start_range>> domains_;       // per node: the layout's allowed offsets
   std::vector<std::uint64_t> sec_hash_;                 // per section: a hash of its unplaced live nodes
-  std::vector<room_entry> rooms_;                       // cell_room's memory
+  std::vector<room_entry> rooms_;                       // cell_room's memory (grow_rooms)
+  std::size_t rooms_missed_ = 0;                        // its misses since it was last emptied
   std::vector<std::uint64_t> sizes_;                    // cell_room's scratch
   std::vector<start_range> runs_;
   subset_fill fill_;
