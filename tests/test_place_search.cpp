@@ -1681,6 +1681,51 @@ TEST_CASE("place_search: narrow turns, more room does not lose a placement") {
   same_answer_without(&search_limits::narrow_turns);
 }
 
+// place_result::turn_nodes: the narrow, filler and repair turns of a part are counted in the answer but
+// not taken from the later parts' budget (search_parts). Two planted PSUM kernels at tightness 0.97 (room
+// in every bank, so the narrow turns run), the second after the first in time: two independent parts
+// after the pins' part (searched first, empty here: the empty problem's nodes), the first searched as the
+// first kernel alone within what the pins' part left of the budget, the second as the second alone within
+// what the pins' part and the first left of it without the first's turns. The answer's nodes and turn
+// nodes are the sums. (In
+// session 46, the turns taken from the next part's budget left it none in a victims' trial search.)
+TEST_CASE("place_search: a part's turns leave the later parts' budget whole") {
+  const psum_banks psum(trn2);
+  constexpr std::uint64_t budget = 8000;
+  const place_result none = place_search({live_range_table{}, {}, {}}, psum, search_limits{budget});
+  REQUIRE(none.status == search_status::found);
+  int with_turns = 0;
+  for (std::uint64_t seed = 1; seed <= 6; ++seed) {
+    CAPTURE(seed);
+    const tiny a = planted_problem(gca::planted_sb_family::mixed, 20, seed, 0, memory_type::psum,
+                                   gca::planted_sb_construction::epochs, 0, 0.97);
+    const tiny b = planted_problem(gca::planted_sb_family::tight, 60, seed + 100, 0, memory_type::psum,
+                                   gca::planted_sb_construction::sweep, 0, 1);
+    tiny both = a;
+    program_point end = 0;
+    for (node_id v = 0; v < a.ext.size(); ++v) end = std::max(end, a.ranges.ranges(v)[0].end);
+    for (node_id v = 0; v < b.ext.size(); ++v) {
+      const interval i = b.ranges.ranges(v)[0];
+      both.add({i.begin + end, i.end + end}, b.ext[v]);
+    }
+    const place_result ra = place_search({a.ranges, a.ext, a.pins}, psum, search_limits{budget - none.nodes});
+    REQUIRE(ra.status == search_status::found);
+    REQUIRE(ra.turn_nodes <= ra.nodes);
+    const std::uint64_t used = none.nodes + ra.nodes - ra.turn_nodes;
+    const place_result rb = place_search({b.ranges, b.ext, b.pins}, psum, search_limits{budget > used ? budget - used : 0});
+    const place_result r = place_search({both.ranges, both.ext, both.pins}, psum, search_limits{budget});
+    CHECK(r.status == rb.status);
+    CHECK(r.nodes == none.nodes + ra.nodes + rb.nodes);
+    CHECK(r.turn_nodes == ra.turn_nodes + rb.turn_nodes);
+    if (r.status == search_status::found) check_valid(psum, both, r);
+    // Seeds where it matters: the second kernel searched within what the first left with its turns
+    // taken too (the accounting before session 47) takes other nodes.
+    const std::uint64_t with_its_turns = none.nodes + ra.nodes;
+    with_turns += place_search({b.ranges, b.ext, b.pins}, psum, search_limits{budget > with_its_turns ? budget - with_its_turns : 0}).nodes != rb.nodes;
+  }
+  CHECK(with_turns >= 2);
+}
+
 // The narrow turns map a placement in narrowed segments back (offset o in narrow segment k: k x segment +
 // o mod w) and carry pins the other way; the filler turns drop their fillers. On tiny problems with room to spare, in SB and in two PSUM banks,
 // alignment 1 or 2 (banks of odd size too), with pins, and budgets so small that the rounds end at once and the narrow turns run: whatever is found
