@@ -313,6 +313,7 @@ class time_sweeper {
       groups_.back().push_back(v);
     }
     find_twins();
+    order_neighbors();
     span_.assign(births_.size(), {});
     for (node_id v = 0; v < n_; ++v) {
       const auto r = ranges_.ranges(v);
@@ -484,13 +485,36 @@ class time_sweeper {
     return false;
   }
   /// Whether v at (start, o) stays inside one segment and clear of every placed neighbor.
+  /// Its neighbors are read in by_birth_'s order, up to the first born in a group after both v's and the
+  /// current one: the free nodes are placed group by group, so none from there on is placed (the same
+  /// answer as reading them all; on planted PSUM kernels fits() was the sweep's costliest step after
+  /// count_choices, most of it reading unplaced neighbors born later).
   bool fits(node_id v, std::uint32_t start, std::uint64_t o) const {
     const std::uint64_t b = ext_[v].bytes;
     if (o + b > lay_.capacity() || o / lay_.segment_bytes != (o + b - 1) / lay_.segment_bytes) return false;
-    const std::uint32_t m = mask(v, start);
-    for (node_id u : graph_.neighbors(v))
+    const std::uint32_t m = mask(v, start), until = std::max<std::uint32_t>(key_[v], static_cast<std::uint32_t>(cur_) + 1);
+    for (std::size_t k = by_birth_at_[v], e = by_birth_at_[v + 1]; k < e; ++k) {
+      const node_id u = by_birth_[k];
+      if (key_[u] > until) break;
       if (placed_[u] && (qm_[u] & m) && off_[u] < o + b && o < off_[u] + ext_[u].bytes) return false;
+    }
     return true;
+  }
+  /// by_birth_: each node's neighbors, the pins and the never-live first (key 0: placed from the start),
+  /// then the free ones by their group (key: group + 1); by_birth_at_: where each node's list starts.
+  void order_neighbors() {
+    key_.assign(n_, 0);
+    for (std::size_t g = 0; g < groups_.size(); ++g)
+      for (node_id v : groups_[g]) key_[v] = static_cast<std::uint32_t>(g + 1);
+    by_birth_at_.assign(n_ + 1, 0);
+    by_birth_.clear();
+    for (node_id v = 0; v < n_; ++v) {
+      const std::size_t from = by_birth_.size();
+      for (node_id u : graph_.neighbors(v)) by_birth_.push_back(u);
+      std::stable_sort(by_birth_.begin() + static_cast<std::ptrdiff_t>(from), by_birth_.end(),
+                       [&](node_id a, node_id c) { return key_[a] < key_[c]; });
+      by_birth_at_[v + 1] = by_birth_.size();
+    }
   }
   /// How much a block closes space (see the top of this header): flush with the run's end, and against a
   /// live placed node that dies at the same point (below it: 1; beside it with the same bytes: 2).
@@ -1017,6 +1041,9 @@ class time_sweeper {
   std::vector<std::optional<placement>> witness_;   // see has_room()
   std::vector<program_point> births_;               // per group
   std::vector<std::vector<node_id>> groups_;        // free nodes by birth, in time order
+  std::vector<std::uint32_t> key_;                  // see order_neighbors()
+  std::vector<node_id> by_birth_;                   // fits()'s neighbor order (order_neighbors())
+  std::vector<std::size_t> by_birth_at_;
   std::size_t cur_ = 0;                             // the group whose birth active_ describes
   std::vector<node_id> active_;                     // placed nodes live at births_[cur_]
   std::vector<empty_run> waste_;                    // runs left empty, a stack over the walk's path
