@@ -508,9 +508,9 @@ class skyline_filler {
     const std::uint32_t c = s * quarters_ + q;
     // It depends only on the floor and on which nodes live in s are unplaced: remembered by those.
     const std::array<std::uint64_t, 2> key{mix(c ^ (floor_[c] << 24), 14) ^ sec_hash_[s], mix(floor_[c] ^ (std::uint64_t{c} << 40), 15) ^ mix(sec_hash_[s], 16)};
+    if (const room_entry& slot = rooms_[key[0] & (rooms_.size() - 1)]; same_print(slot.key, key)) return slot.room;
+    if (++rooms_missed_ > 2 * rooms_.size() && rooms_.size() < rooms_most) grow_rooms();
     room_entry& slot = rooms_[key[0] & (rooms_.size() - 1)];
-    if (same_print(slot.key, key)) return slot.room;
-    if (++rooms_missed_ > 2 * rooms_.size() && rooms_.size() < rooms_most) return grow_rooms(s, q, key);
     slot.key = key;
     slot.room = measure_room(s, q);
     return slot.room;
@@ -522,13 +522,9 @@ class skyline_filler {
   /// search took, once the narrow turn's search, with two fills of its own, came first in each round
   /// (docs/PERFORMANCE.md section 10, "The narrow turn first": 80 small SB kernels 0.5 -> 0.16 s).
   static constexpr std::size_t rooms_least = std::size_t{1} << 10, rooms_most = std::size_t{1} << 16;
-  std::uint64_t grow_rooms(std::uint32_t s, std::uint32_t q, const std::array<std::uint64_t, 2>& key) {
+  void grow_rooms() {
     rooms_.assign(std::min(rooms_.size() * 4, rooms_most), room_entry{});
     rooms_missed_ = 0;
-    room_entry& slot = rooms_[key[0] & (rooms_.size() - 1)];
-    slot.key = key;
-    slot.room = measure_room(s, q);
-    return slot.room;
   }
   std::uint64_t measure_room(std::uint32_t s, std::uint32_t q) {
     const std::uint32_t c = s * quarters_ + q;

@@ -502,19 +502,22 @@ class time_sweeper {
   }
   /// by_birth_: each node's neighbors, the pins and the never-live first (key 0: placed from the start),
   /// then the free ones by their group (key: group + 1); by_birth_at_: where each node's list starts.
+  /// Built without sorting: each node u, taken in key order, joins its neighbors' lists.
   void order_neighbors() {
     key_.assign(n_, 0);
     for (std::size_t g = 0; g < groups_.size(); ++g)
       for (node_id v : groups_[g]) key_[v] = static_cast<std::uint32_t>(g + 1);
     by_birth_at_.assign(n_ + 1, 0);
-    by_birth_.clear();
-    for (node_id v = 0; v < n_; ++v) {
-      const std::size_t from = by_birth_.size();
-      for (node_id u : graph_.neighbors(v)) by_birth_.push_back(u);
-      std::stable_sort(by_birth_.begin() + static_cast<std::ptrdiff_t>(from), by_birth_.end(),
-                       [&](node_id a, node_id c) { return key_[a] < key_[c]; });
-      by_birth_at_[v + 1] = by_birth_.size();
-    }
+    for (node_id v = 0; v < n_; ++v) by_birth_at_[v + 1] = by_birth_at_[v] + graph_.neighbors(v).size();
+    by_birth_.resize(by_birth_at_[n_]);
+    std::vector<std::size_t> next(by_birth_at_.begin(), by_birth_at_.end() - 1);
+    auto join = [&](node_id u) {
+      for (node_id v : graph_.neighbors(u)) by_birth_[next[v]++] = u;
+    };
+    for (node_id u = 0; u < n_; ++u)
+      if (key_[u] == 0) join(u);
+    for (const std::vector<node_id>& g : groups_)
+      for (node_id u : g) join(u);
   }
   /// How much a block closes space (see the top of this header): flush with the run's end, and against a
   /// live placed node that dies at the same point (below it: 1; beside it with the same bytes: 2).
