@@ -843,20 +843,19 @@ class place_searcher {
   const interference_graph& graph() const { return shared_ ? *shared_ : own_graph_; }
   partition_starts starts(node_id v) const { return allowed_partition_starts(p_.extents[v].partitions, lay_.partitions); }
 
-  /// The lowest free aligned offset >= lo for v at start partition `pv`, given the placed nodes (none: no
-  /// such offset). Cost O(d log d) for d placed neighbors.
-  std::uint64_t lowest(node_id v, std::uint32_t pv, std::uint64_t lo) {
-    const extent& e = p_.extents[v];
-    domain_.clear();
-    for (const start_range& d : lay_.domain(e))
-      if (d.hi >= lo) domain_.push_back({std::max(d.lo, lo), d.hi});
-    if (domain_.empty()) return none;
-    blocked_.clear();
+  /// The lowest free aligned offset >= lo for v at start partition `pv` (index k of its starts), given the
+  /// placed nodes (none: no such offset): the first aligned start >= lo among its free starts.
+  std::uint64_t lowest(node_id v, std::uint32_t k, std::uint32_t pv, std::uint64_t lo) {
+    // Counted as when this read v's placed neighbors (it did until session 48): the walk's node count,
+    // its budget's unit, stays what it was, and with it every answer.
     work_ += graph().neighbors(v).size() / 8;
-    for (node_id u : graph().neighbors(v))
-      if (placed_[u] && share_rows(v, pv, u)) blocked_.push_back(blocked_starts(e.bytes, off_[u], p_.extents[u].bytes));
-    const auto c = pick_start(domain_, blocked_, e.bytes, lay_.alignment, select_heuristic::first_fit);
-    return c ? c->start : none;
+    const std::vector<start_range>& fr = free_starts(v, k, pv);
+    for (auto it = std::lower_bound(fr.begin(), fr.end(), lo, [](const start_range& r, std::uint64_t x) { return r.hi < x; });
+         it != fr.end(); ++it) {
+      const std::uint64_t x = (std::max(lo, it->lo) + lay_.alignment - 1) / lay_.alignment * lay_.alignment;
+      if (x <= it->hi) return x;
+    }
+    return none;
   }
 
   void refresh(node_id v) {
@@ -864,7 +863,7 @@ class place_searcher {
     dirty_[v] = 0;
     const partition_starts s = starts(v);
     for (std::uint32_t k = 0; k < s.count; ++k) {
-      cache_all_[v * 4 + k] = lowest(v, s.start[k], 0);
+      cache_all_[v * 4 + k] = lowest(v, k, s.start[k], 0);
       cache_key_[v * 4 + k] = none;
     }
   }
@@ -875,14 +874,38 @@ class place_searcher {
     if (cache_key_[v * 4 + k] != none && cache_key_[v * 4 + k] <= lo && (cache_ge_[v * 4 + k] == none || cache_ge_[v * 4 + k] >= lo))
       return cache_ge_[v * 4 + k];
     cache_key_[v * 4 + k] = lo;
-    return cache_ge_[v * 4 + k] = lowest(v, pv, lo);
+    return cache_ge_[v * 4 + k] = lowest(v, k, pv, lo);
   }
 
-  void touch_neighbors(node_id v) {
+  /// The caches of v's neighbors once v is placed (`placed`) or unplaced: their lowest offsets are taken
+  /// again (dirty_); their free starts at a start partition sharing rows with v lose v's blocked starts
+  /// when v is placed (the same set as recomputed: the free starts less one more blocked range, cut from
+  /// sorted disjoint ranges, leaves them sorted, disjoint and maximal) and are recomputed when v is
+  /// unplaced; at a start sharing no row with v they do not change. (Recomputing them all on every
+  /// placement was the canonical walk's largest cost: 14 % of a planted PSUM kernel's search.)
+  void touch_neighbors(node_id v, bool placed) {
     for (node_id u : graph().neighbors(v)) {
       dirty_[u] = 1;
-      std::fill(free_dirty_.begin() + u * 4, free_dirty_.begin() + u * 4 + 4, 1);
+      const partition_starts s = starts(u);
+      for (std::uint32_t k = 0; k < s.count; ++k) {
+        if (free_dirty_[u * 4 + k] || !share_rows(u, s.start[k], v)) continue;
+        if (placed) cut_starts(free_at_[u * 4 + k], blocked_starts(p_.extents[u].bytes, off_[v], p_.extents[v].bytes));
+        else free_dirty_[u * 4 + k] = 1;
+      }
     }
+  }
+  /// Removes the closed range b from the sorted disjoint closed ranges fr.
+  static void cut_starts(std::vector<start_range>& fr, const start_range& b) {
+    const auto first = std::lower_bound(fr.begin(), fr.end(), b.lo, [](const start_range& r, std::uint64_t x) { return r.hi < x; });
+    auto last = first;
+    while (last != fr.end() && last->lo <= b.hi) ++last;
+    if (first == last) return;
+    const start_range low{first->lo, b.lo - 1}, high{b.hi + 1, std::prev(last)->hi};
+    const bool keep_low = first->lo < b.lo, keep_high = std::prev(last)->hi > b.hi;
+    const auto at = first - fr.begin();
+    fr.erase(first, last);
+    if (keep_high) fr.insert(fr.begin() + at, high);
+    if (keep_low) fr.insert(fr.begin() + at, low);
   }
 
 
@@ -1109,7 +1132,7 @@ class place_searcher {
     last_id_ = c.v;
     has_last_ = true;
     ++placed_count_;
-    touch_neighbors(c.v);
+    touch_neighbors(c.v, true);
   }
   void unplace(node_id v, std::uint64_t off, node_id id) {
     placed_print_[0] ^= mix(v, 11);
@@ -1119,7 +1142,7 @@ class place_searcher {
     last_off_ = off;
     last_id_ = id;
     has_last_ = id != ~node_id{0};
-    touch_neighbors(v);
+    touch_neighbors(v, false);
   }
 
   // One piece: the depth-first walk owns the frame stack, the budget and the undo of each step, which
@@ -1239,7 +1262,7 @@ class place_searcher {
   std::vector<std::uint8_t> free_dirty_;
   std::array<std::uint64_t, 2> print_{}, placed_print_{};  // R4: the current state's print; the placed set's part
   std::vector<memo_entry> memo_;                          // R4: failed states (by print), one per slot
-  std::vector<start_range> domain_, blocked_;
+  std::vector<start_range> blocked_;
   std::uint64_t last_off_ = 0;
   node_id last_id_ = ~node_id{0};
   bool has_last_ = false;

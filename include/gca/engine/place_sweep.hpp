@@ -284,6 +284,7 @@ class time_sweeper {
     qm_.assign(n_, 0);
     cmin_.assign(n_ * 16, 0);
     witness_.assign(n_, std::nullopt);
+    seen_.assign(n_, 0), stamp_ = 0;
     std::vector<node_id> free;
     for (node_id v = 0; v < n_; ++v) {
       const auto r = ranges_.ranges(v);
@@ -432,6 +433,7 @@ class time_sweeper {
     // (PSUM has a cell per bank and quarter; building every cell's sorted choices was 29 % of the
     // sweep's time on planted PSUM kernels of 150 tensors), and the choices are built for the one kept.
     find_smallest(f.group);
+    index_birth();
     bool have = false;
     std::size_t best = 0;
     std::uint32_t best_q = 0;
@@ -500,6 +502,66 @@ class time_sweeper {
     }
     return true;
   }
+  /// Per quarter, at the current birth: the bytes the placed nodes live there take (held_, the union of
+  /// their runs, sorted), and where those nodes and the runs left empty at this birth start (starts_,
+  /// sorted; slivers()), and tops_ (raise_to()). Built by open() for its cells' choices, which read the
+  /// state it was built in.
+  void index_birth() {
+    for (std::uint32_t q = 0; q < quarters_; ++q) held_[q].clear(), starts_[q].clear(), tops_[q].clear();
+    // tops_: the aligned ends of the placed neighbors of the group's unplaced nodes, each once.
+    if (++stamp_ == 0) seen_.assign(n_, 0), stamp_ = 1;
+    for (node_id v : groups_[cur_]) {
+      if (placed_[v]) continue;
+      for (node_id u : graph_.neighbors(v)) {
+        if (!placed_[u] || seen_[u] == stamp_) continue;
+        seen_[u] = stamp_;
+        for (std::uint32_t q = 0; q < quarters_; ++q)
+          if (qm_[u] >> q & 1) tops_[q].push_back(align_up(off_[u] + ext_[u].bytes));
+      }
+    }
+    for (node_id u : active_)
+      for (std::uint32_t q = 0; q < quarters_; ++q)
+        if (qm_[u] >> q & 1) held_[q].push_back({off_[u], off_[u] + ext_[u].bytes}), starts_[q].push_back(off_[u]);
+    for (const empty_run& w : waste_)
+      if (w.group == cur_)
+        for (std::uint32_t q = 0; q < quarters_; ++q)
+          if (w.quarters >> q & 1) starts_[q].push_back(w.lo);
+    for (std::uint32_t q = 0; q < quarters_; ++q) {
+      std::vector<run_of_bytes>& h = held_[q];
+      std::sort(h.begin(), h.end(), [](const run_of_bytes& a, const run_of_bytes& b) { return a.lo < b.lo; });
+      std::size_t k = 0;  // merged: two pins placed together (fixed) may overlap
+      for (const run_of_bytes& r : h)
+        if (k > 0 && r.lo <= h[k - 1].hi) h[k - 1].hi = std::max(h[k - 1].hi, r.hi);
+        else h[k++] = r;
+      h.resize(k);
+      std::sort(starts_[q].begin(), starts_[q].end());
+      std::sort(tops_[q].begin(), tops_[q].end());
+    }
+  }
+  /// fits() for a node v of the current group (born at its birth t), in the state index_birth() saw:
+  /// the same answer, without reading v's neighbors live at t. Those are the placed nodes live at t
+  /// (active_; a free node interferes with every node live with it), so they are held_'s runs, one
+  /// binary search per quarter; the other placed neighbors (pins born later, or nodes live again later)
+  /// are read from later_, in fits()'s order and up to where it stops. (fits() read them all: 23 % of
+  /// the time on a planted PSUM kernel of 150 tensors that the sweep places, most of it neighbors live
+  /// at t, placed or not.)
+  bool fits_now(node_id v, std::uint32_t start, std::uint64_t o) const {
+    const std::uint64_t b = ext_[v].bytes;
+    if (o + b > lay_.capacity() || o / lay_.segment_bytes != (o + b - 1) / lay_.segment_bytes) return false;
+    const std::uint32_t m = mask(v, start), until = std::max<std::uint32_t>(key_[v], static_cast<std::uint32_t>(cur_) + 1);
+    for (std::uint32_t q = 0; q < quarters_; ++q) {
+      if (!(m >> q & 1)) continue;
+      const std::vector<run_of_bytes>& h = held_[q];
+      const auto first = std::partition_point(h.begin(), h.end(), [&](const run_of_bytes& r) { return r.hi <= o; });
+      if (first != h.end() && first->lo < o + b) return false;
+    }
+    for (std::size_t k = later_at_[v], e = later_at_[v + 1]; k < e; ++k) {
+      const node_id u = later_[k];
+      if (key_[u] > until) break;
+      if (placed_[u] && (qm_[u] & m) && off_[u] < o + b && o < off_[u] + ext_[u].bytes) return false;
+    }
+    return true;
+  }
   /// by_birth_: each node's neighbors, the pins and the never-live first (key 0: placed from the start),
   /// then the free ones by their group (key: group + 1); by_birth_at_: where each node's list starts.
   /// Built without sorting: each node u, taken in key order, joins its neighbors' lists.
@@ -518,6 +580,15 @@ class time_sweeper {
       if (key_[u] == 0) join(u);
     for (const std::vector<node_id>& g : groups_)
       for (node_id u : g) join(u);
+    // later_: of each free node's list, the neighbors not live at its birth (fits_now()).
+    later_at_.assign(n_ + 1, 0);
+    later_.clear();
+    for (node_id v = 0; v < n_; ++v) {
+      if (key_[v] > 0)
+        for (std::size_t k = by_birth_at_[v]; k < by_birth_at_[v + 1]; ++k)
+          if (!live_at(by_birth_[k], births_[key_[v] - 1])) later_.push_back(by_birth_[k]);
+      later_at_[v + 1] = later_.size();
+    }
   }
   /// How much a block closes space (see the top of this header): flush with the run's end, and against a
   /// live placed node that dies at the same point (below it: 1; beside it with the same bytes: 2).
@@ -582,7 +653,7 @@ class time_sweeper {
       if (placed_[v] || shadowed(v) || f.offset + ext_[v].bytes > f.run_end) continue;
       const partition_starts st = allowed_partition_starts(ext_[v].partitions, lay_.partitions);
       for (std::uint32_t k = 0; k < st.count; ++k)
-        if ((mask(v, st.start[k]) >> f.quarter & 1) && fits(v, st.start[k], f.offset) &&
+        if ((mask(v, st.start[k]) >> f.quarter & 1) && fits_now(v, st.start[k], f.offset) &&
             slivers(v, st.start[k], f.offset) <= spare_ && visit(v, st.start[k]))
           return;
     }
@@ -626,10 +697,8 @@ class time_sweeper {
     for (std::uint32_t q = 0; q < quarters_; ++q) {
       if (!(m >> q & 1)) continue;
       std::uint64_t next = seg_end;
-      for (node_id u : active_)
-        if ((qm_[u] >> q & 1) && off_[u] >= top && off_[u] < next) next = off_[u];
-      for (const empty_run& w : waste_)
-        if (w.group == cur_ && (w.quarters >> q & 1) && w.lo >= top && w.lo < next) next = w.lo;
+      const auto above = std::lower_bound(starts_[q].begin(), starts_[q].end(), top);
+      if (above != starts_[q].end() && *above < next) next = *above;
       if (next <= top) continue;
       const std::uint64_t smallest = smallest_[q].node == v ? smallest_[q].second : smallest_[q].bytes;
       if (next - top < smallest) total += next - top;
@@ -639,17 +708,12 @@ class time_sweeper {
   /// Where the empty branch raises the cell to: the lowest end above it, in the run, of a placed neighbor
   /// of an unplaced node of the group that shares the cell's quarter (pins born later among them), the
   /// first offset at which a block blocked at the cell may fit; else the run's end.
+  /// Read from index_birth()'s tops_, built once for all of open()'s cells (it read every unplaced node's
+  /// neighbors for each cell: most of open()'s own time on planted PSUM kernels, 32 cells a birth).
   std::uint64_t raise_to(const frame& f) const {
-    std::uint64_t to = f.run_end;
-    for (node_id v : groups_[f.group]) {
-      if (placed_[v]) continue;
-      for (node_id u : graph_.neighbors(v))
-        if (placed_[u] && (qm_[u] >> f.quarter & 1)) {
-          const std::uint64_t e = align_up(off_[u] + ext_[u].bytes);
-          if (e > f.offset && e < to) to = e;
-        }
-    }
-    return to;
+    const std::vector<std::uint64_t>& tops = tops_[f.quarter];
+    const auto above = std::upper_bound(tops.begin(), tops.end(), f.offset);
+    return above != tops.end() && *above < f.run_end ? *above : f.run_end;
   }
 
   /// Whether w, unplaced, still has a position clear of its placed neighbors at some start, now that v
@@ -1047,6 +1111,13 @@ class time_sweeper {
   std::vector<std::uint32_t> key_;                  // see order_neighbors()
   std::vector<node_id> by_birth_;                   // fits()'s neighbor order (order_neighbors())
   std::vector<std::size_t> by_birth_at_;
+  std::vector<node_id> later_;                      // fits_now()'s (order_neighbors())
+  std::vector<std::size_t> later_at_;
+  std::array<std::vector<run_of_bytes>, 4> held_;   // index_birth()'s, per quarter
+  std::array<std::vector<std::uint64_t>, 4> starts_;
+  std::array<std::vector<std::uint64_t>, 4> tops_;  // raise_to()'s
+  std::vector<std::uint32_t> seen_;                 // index_birth()'s marks, by stamp_
+  std::uint32_t stamp_ = 0;
   std::size_t cur_ = 0;                             // the group whose birth active_ describes
   std::vector<node_id> active_;                     // placed nodes live at births_[cur_]
   std::vector<empty_run> waste_;                    // runs left empty, a stack over the walk's path
