@@ -508,9 +508,10 @@ class time_sweeper {
   /// state it was built in.
   void index_birth() {
     for (std::uint32_t q = 0; q < quarters_; ++q) held_[q].clear(), starts_[q].clear(), tops_[q].clear();
-    // tops_: the aligned ends of the placed neighbors of the group's unplaced nodes, each once.
+    // tops_: the aligned ends of the placed neighbors of the group's unplaced nodes, each once; only
+    // where a cell may be left empty (spare area: empty_until()), the one reader of raise_to().
     if (++stamp_ == 0) seen_.assign(n_, 0), stamp_ = 1;
-    for (node_id v : groups_[cur_]) {
+    for (node_id v : spare_ > 0 ? std::span<const node_id>(groups_[cur_]) : std::span<const node_id>()) {
       if (placed_[v]) continue;
       for (node_id u : graph_.neighbors(v)) {
         if (!placed_[u] || seen_[u] == stamp_) continue;
