@@ -150,6 +150,19 @@ TEST_CASE("place_search: the issue-11 SB problem (two pins, four free tensors) i
   check_valid(sb, t, r);
 }
 
+TEST_CASE("place_search: a node marked fixed must be pinned") {
+  // `fixed` marks pins placed together; a free node marked fixed would lose its edges to the other fixed
+  // nodes, and the time sweep reads every node live with a free node as its neighbor.
+  const scratchpad_2d sb(128, 100, 1);
+  tiny t;
+  t.add({0, 2}, {128, 40}, placement{0, 0});
+  t.add({0, 2}, {128, 40});
+  const std::vector<std::uint8_t> pin_fixed{1, 0}, free_fixed{1, 1};
+  CHECK(place_search({t.ranges, t.ext, t.pins, pin_fixed}, sb).status == search_status::found);
+  CHECK_THROWS_WITH_AS(place_search({t.ranges, t.ext, t.pins, free_fixed}, sb), "place_search: node 1 is fixed but not pinned",
+                       input_error);
+}
+
 TEST_CASE("place_search: hand-checked proofs and finds") {
   const scratchpad_2d sb(128, 100, 1);
   SUBCASE("three 128-partition tensors of 40 bytes live together do not fit in 100 bytes") {

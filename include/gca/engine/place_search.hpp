@@ -187,7 +187,8 @@ struct search_limits {
 
 /// One space's nodes. Non-owning; every span has one entry per node of `ranges` (pins and fixed may be
 /// empty). `fixed`: pins whose places were decided together (an earlier colorer, another core); two fixed
-/// pins are not checked against each other, as in build_interference.
+/// pins are not checked against each other, as in build_interference (a fixed node without a pin is an
+/// input_error of place_search).
 struct place_problem {
   const live_range_table& ranges;
   std::span<const extent> extents;
@@ -1397,6 +1398,10 @@ place_result place_search(const place_problem& p, const rect_layout& layout, con
   if (p.extents.size() != n || (!p.pins.empty() && p.pins.size() != n) || (!p.fixed.empty() && p.fixed.size() != n))
     throw input_error("place_search: extents, pins and fixed must have one entry per node");
   auto pinned = [&](node_id v) { return !p.pins.empty() && p.pins[v].has_value(); };
+  // `fixed` marks pins (no edge joins two fixed nodes); the walks read a free node's neighbors as every
+  // node live with it (the time sweep's fits_now), which a fixed free node would break.
+  for (node_id v = 0; v < p.fixed.size(); ++v)
+    if (p.fixed[v] && !pinned(v)) throw input_error("place_search: node " + std::to_string(v) + " is fixed but not pinned");
   if (n > 1) {
     const interval_index index(p.ranges);
     const std::uint64_t pairs = sweep_pairs(sweep_degrees(p.ranges, index));
