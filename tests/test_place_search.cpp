@@ -689,6 +689,25 @@ TEST_CASE("place_search: a pinned problem the fill misses bottom-up is found ups
     if (t.pins[v]) CHECK(*r.placements[v] == *t.pins[v]);
 }
 
+// The reverse turns (place_search.hpp, reverse_turn): a planted PSUM kernel by epochs at tightness 1, a
+// fifth pinned (seed 15407, 150 tensors), whose last epoch has pins born inside it; every forward walk gave
+// up on it after 1,000,000 nodes (and 4,000,000), the same walks reversed in time place it in a few
+// thousand. Without the reverse turns it is given up on within this budget, with them it is placed, and the
+// placement, taken as it is (a placement reversed in time is one forward), must be valid.
+TEST_CASE("place_search: a pinned PSUM problem the walks miss forward is found reversed in time") {
+  const psum_banks ps(trn2);
+  const tiny t = planted_problem(gca::planted_sb_family::tight, 150, 15407, 0.2, memory_type::psum,
+                                 gca::planted_sb_construction::epochs, 0, 1.0);
+  search_limits forward{200000};
+  forward.reverse_turns = false;
+  CHECK(place_search({t.ranges, t.ext, t.pins}, ps, forward).status == search_status::gave_up);
+  const place_result r = place_search({t.ranges, t.ext, t.pins}, ps, search_limits{200000});
+  REQUIRE(r.status == search_status::found);
+  check_valid(ps, t, r);
+  for (std::size_t v = 0; v < t.pins.size(); ++v)
+    if (t.pins[v]) CHECK(*r.placements[v] == *t.pins[v]);
+}
+
 namespace {
 
 struct small_tensor {

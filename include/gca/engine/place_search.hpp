@@ -165,6 +165,8 @@ struct search_limits {
   // Where the root bound (R2) leaves the memory room to spare, take turns in a narrower memory too: the
   // narrowest in which R2 holds at the root (place_searcher::narrow_turn).
   bool narrow_turns = true;
+  // Take turns with the same walks on the problem reversed in time (place_searcher::reverse_turn).
+  bool reverse_turns = true;
   // Where some birth has free area, take turns with the time sweep on the part made full at every birth by
   // filler blocks (engine/rect_completion.hpp; place_searcher::filler_turns).
   bool filler_turns = true;
@@ -354,7 +356,7 @@ class place_searcher {
   bool fill_and_sweep(place_result& r) {
     constexpr std::uint64_t most = std::numeric_limits<std::uint64_t>::max();
     for (std::uint64_t b = first_round;; b = b > most / 4 ? most : 4 * b) {
-      if (narrow_turn(r, b) || walk_round(r, b)) return true;
+      if (narrow_turn(r, b) || walk_round(r, b) || reverse_turn(r, b)) return true;
       const walk_set& k = *walks_;
       if (probe_turn(r, std::min(b, k.part) / 8) || repair_turn(r, std::min(b, k.repair_share)) ||
           filler_turns(r, std::min(b, k.sweep_share)))
@@ -520,9 +522,85 @@ class place_searcher {
     n.problem.pins = n.pins;
     search_limits lim = lim_;
     lim.narrow_turns = false;
+    lim.reverse_turns = false;
     lim.filler_turns = false;
     lim.repair = false;
     n.search = std::make_unique<place_searcher>(n.problem, narrow_layout(narrow_), lim, &graph());
+    n.ended = !n.search->prepare(n.r);
+  }
+  /// Reverse turns: the same walks on the problem reversed in time, each live range [b, e) taken to
+  /// [T - e, T - b) (T: the end of the last one). Two nodes meet in one exactly when they meet in the
+  /// other, the pins stay, so a placement of one is a placement of the other, and the interference graph
+  /// is shared. The walks follow time (the sweep by births, the fill by sections), and what is hard one
+  /// way can be easy the other: where pins are born inside an epoch, the free blocks born before them must
+  /// leave them exactly their place, met only at their birth going forward and at once going backward
+  /// (planted PSUM kernels by epochs at tightness 1, pinned: two epochs of 84 and 95 tensors that every
+  /// walk here gave up on after 1,000,000 nodes, placed reversed in 7,127 and 9,239; docs/PERFORMANCE.md
+  /// section 10, "Reverse turns"). After the fills and the sweep of each round, so a part they place in
+  /// the first round costs nothing more; each turn takes the reversed search one round further on a
+  /// quarter of the round's budget (its fills sharing it, its sweep, a probe of its canonical walk on an
+  /// eighth), resuming, its nodes counted in the answer but not against the budget, as the narrow turns'.
+  /// Only where a pin is born after a free node (pin_born_late). (On the whole round's budget, as the
+  /// narrow turns, and on every part, the same fits cost 1.20-1.37 times the nodes on the benchmark sets
+  /// where it placed nothing more; on a quarter, 1.05-1.24; with the pins' condition too, pinned sets up
+  /// to 1.09, unpinned ones node for node the same.) Its proofs hold here too,
+  /// but are left to the canonical walk here (the same walk, the same bounds). Off in the narrow and
+  /// reversed searches themselves.
+  bool reverse_turn(place_result& r, std::uint64_t budget) {
+    if (!lim_.reverse_turns) return false;
+    if (!reverse_search_ && !pin_born_late()) return false;
+    if (!reverse_search_) make_reverse();
+    reverse_part& n = *reverse_search_;
+    if (n.ended) return false;
+    const std::uint64_t before = n.r.nodes;
+    n.ended = n.search->walk_round(n.r, budget / 4, true) || n.search->probe_turn(n.r, budget / 8);
+    turns_spent_ += n.r.nodes - before;
+    if (n.r.status != search_status::found) return false;
+    r.status = search_status::found;
+    r.placements = n.r.placements;
+    check_placement(r);
+    return true;
+  }
+  /// Whether a pin is born after a free node: what the reverse turns are for. Without one, the walks
+  /// meet every pin from their start forward, and reversed the problem only begins with free space where
+  /// it ended (session 25: the sweep reversed placed fewer unpinned kernels by sweep), so no turn is
+  /// taken and the part costs what it did.
+  bool pin_born_late() const {
+    program_point first_free = std::numeric_limits<program_point>::max(), last_pin = 0;
+    bool any_pin = false;
+    for (node_id v = 0; v < n_; ++v) {
+      const auto r = p_.ranges.ranges(v);
+      if (r.empty()) continue;
+      if (pinned(v)) any_pin = true, last_pin = std::max(last_pin, r.front().begin);
+      else first_free = std::min(first_free, r.front().begin);
+    }
+    return any_pin && last_pin > first_free;
+  }
+  /// The reverse turns' search between rounds: the reversed live ranges, the problem on them (which the
+  /// searcher keeps a reference to), its answer so far, and whether it has ended.
+  struct reverse_part {
+    live_range_table ranges;
+    std::optional<place_problem> problem;
+    std::unique_ptr<place_searcher> search;
+    place_result r;
+    bool ended = false;
+  };
+  void make_reverse() {
+    reverse_search_ = std::make_unique<reverse_part>();
+    reverse_part& n = *reverse_search_;
+    program_point end = 0;
+    for (const interval& i : p_.ranges.intervals) end = std::max(end, i.end);
+    std::vector<interval> back;
+    for (node_id v = 0; v < n_; ++v) {
+      back.clear();
+      const auto forward = p_.ranges.ranges(v);
+      for (auto i = forward.rbegin(); i != forward.rend(); ++i) back.push_back({end - i->end, end - i->begin});
+      n.ranges.add(back);
+    }
+    n.problem.emplace(place_problem{n.ranges, p_.extents, p_.pins, p_.fixed});
+    search_limits lim = lim_;
+    lim.narrow_turns = false, lim.reverse_turns = false, lim.filler_turns = false, lim.repair = false;
+    n.search = std::make_unique<place_searcher>(*n.problem, lay_, lim, &graph());
     n.ended = !n.search->prepare(n.r);
   }
   /// Filler turns: the time sweep on the part completed with fillers (engine/rect_completion.hpp says
@@ -1271,6 +1349,7 @@ class place_searcher {
   std::unique_ptr<walk_set> walks_;  // fill_and_sweep's walks (made on its first round)
   std::uint64_t narrow_ = 0;        // narrow_turn's width (0: not computed yet)
   std::unique_ptr<narrow_part> narrow_search_;  // narrow_turn's search (made on its first turn)
+  std::unique_ptr<reverse_part> reverse_search_;  // reverse_turn's search (made on its first turn)
   std::uint64_t turns_spent_ = 0;  // the narrow, filler and repair turns' nodes (added to the answer's count at the end)
   std::vector<std::unique_ptr<filled_part>> filled_;  // filler_turns' guesses (built on the first turn)
   bool filled_built_ = false;
