@@ -30,6 +30,10 @@
 // their best where the busiest points are full, and more room must not lose a placement
 // (place_searcher::narrow_turn).
 //
+// Reverse turns. Where a pin is born after a free node, the same walks also take turns, after the fills
+// and the sweep of each round, on the problem reversed in time (the same meetings, so the same
+// placements), where such a pin is met at once instead of at its birth (place_searcher::reverse_turn).
+//
 // Filler turns. Where some births have free area, the sweep also runs, in turns of its own, on the part
 // completed with filler blocks that make every birth full (engine/rect_completion.hpp), three guesses of
 // their shapes, each resuming where it stopped (place_searcher::filler_turns).
@@ -233,7 +237,7 @@ struct place_result {
   search_status status = search_status::gave_up;
   std::vector<std::optional<placement>> placements;  // found: one per node (pins where pinned)
   std::uint64_t nodes = 0;  // search nodes expanded (one whose checks take many steps counts as several: node_work)
-  // Of `nodes`, those of the narrow, filler and repair turns, which the budget (search_limits::max_nodes)
+  // Of `nodes`, those of the narrow, reverse, filler and repair turns, which the budget (search_limits::max_nodes)
   // does not count: they leave the canonical walk's budget whole, and the later parts' (search_parts).
   std::uint64_t turn_nodes = 0;
   std::string proof;                                 // infeasible: what proved it
@@ -543,9 +547,9 @@ class place_searcher {
   /// Only where a pin is born after a free node (pin_born_late). (On the whole round's budget, as the
   /// narrow turns, and on every part, the same fits cost 1.20-1.37 times the nodes on the benchmark sets
   /// where it placed nothing more; on a quarter, 1.05-1.24; with the pins' condition too, pinned sets up
-  /// to 1.09, unpinned ones node for node the same.) Its proofs hold here too,
-  /// but are left to the canonical walk here (the same walk, the same bounds). Off in the narrow and
-  /// reversed searches themselves.
+  /// to 1.09, unpinned ones node for node the same.) Its proofs hold here too, but are left to the
+  /// canonical walk here (the same walk, the same bounds). Off in the narrow and reversed searches
+  /// themselves.
   bool reverse_turn(place_result& r, std::uint64_t budget) {
     if (!lim_.reverse_turns) return false;
     if (!reverse_search_ && !pin_born_late()) return false;
@@ -753,19 +757,19 @@ class place_searcher {
     place_result ignored;
     return s.prepare(ignored) && s.bands_fit();
   }
-  /// An independent check of a placement taken from elsewhere (a narrow or filler turn): legal, and no two live
-  /// neighbors (not both fixed) sharing a partition and a byte.
+  /// An independent check of a placement taken from elsewhere (a narrow, reverse, filler or repair turn):
+  /// legal, and no two live neighbors (not both fixed) sharing a partition and a byte.
   void check_placement(const place_result& r) const {
     for (node_id v = 0; v < n_; ++v) {
       const extent& e = p_.extents[v];
       const placement& at = *r.placements[v];
-      if (!lay_.legal(e, at)) throw std::logic_error("place_search: a narrow, filler or repair turn placed node " + std::to_string(v) + " illegally");
+      if (!lay_.legal(e, at)) throw std::logic_error("place_search: a narrow, reverse, filler or repair turn placed node " + std::to_string(v) + " illegally");
       for (node_id u : graph().neighbors(v)) {
         if (u < v) continue;
         const placement& b = *r.placements[u];
         const extent& f = p_.extents[u];
         if (partitions_overlap(e, at, f, b) && bytes_overlap(e, at, f, b))
-          throw std::logic_error("place_search: a narrow, filler or repair turn placed nodes " + std::to_string(v) + " and " +
+          throw std::logic_error("place_search: a narrow, reverse, filler or repair turn placed nodes " + std::to_string(v) + " and " +
                                  std::to_string(u) + " on each other");
       }
     }
@@ -1350,7 +1354,7 @@ class place_searcher {
   std::uint64_t narrow_ = 0;        // narrow_turn's width (0: not computed yet)
   std::unique_ptr<narrow_part> narrow_search_;  // narrow_turn's search (made on its first turn)
   std::unique_ptr<reverse_part> reverse_search_;  // reverse_turn's search (made on its first turn)
-  std::uint64_t turns_spent_ = 0;  // the narrow, filler and repair turns' nodes (added to the answer's count at the end)
+  std::uint64_t turns_spent_ = 0;  // the narrow, reverse, filler and repair turns' nodes (added to the answer's count at the end)
   std::vector<std::unique_ptr<filled_part>> filled_;  // filler_turns' guesses (built on the first turn)
   bool filled_built_ = false;
   std::optional<conflict_repairer<Deferred>> repairer_;  // repair_turn's walk (made on its first turn)
