@@ -495,12 +495,8 @@ class place_searcher {
     if (narrow_ == 0) narrow_ = narrowest_width();
     if (narrow_ >= lay_.segment_bytes) return false;
     if (!narrow_search_) make_narrow();
-    narrow_part& n = *narrow_search_;
-    if (n.ended) return false;
-    const std::uint64_t before = n.r.nodes;
-    n.ended = n.search->walk_round(n.r, budget, true) || n.search->probe_turn(n.r, budget / 2);
-    turns_spent_ += n.r.nodes - before;
-    if (n.r.status != search_status::found) return false;
+    alternate_part& n = *narrow_search_;
+    if (!alternate_turn(n, budget, budget / 2)) return false;
     r.status = search_status::found;
     r.placements.assign(n_, std::nullopt);
     for (node_id v = 0; v < n_; ++v) {
@@ -510,27 +506,43 @@ class place_searcher {
     check_placement(r);
     return true;
   }
-  /// The narrow turns' search between rounds: its pins, its problem (which the searcher keeps a
-  /// reference to) and its answer so far; `ended` once it placed the problem or proved that the narrow
-  /// memory holds none (or its root check failed).
-  struct narrow_part {
-    std::vector<std::optional<placement>> pins;
-    place_problem problem;
+  /// A search taking turns with this one on a problem of its own (narrow_turn: the pins narrowed;
+  /// reverse_turn: the live ranges reversed), kept between rounds: what differs from this problem, the
+  /// problem (which the searcher keeps a reference to), its searcher and its answer so far; `ended` once
+  /// it placed its problem or proved that it has no placement (or its root check failed).
+  struct alternate_part {
+    live_range_table ranges;                     // reverse_turn's (narrow_turn: unused)
+    std::vector<std::optional<placement>> pins;  // narrow_turn's (reverse_turn: unused)
+    std::optional<place_problem> problem;
     std::unique_ptr<place_searcher> search;
     place_result r;
     bool ended = false;
   };
-  void make_narrow() {
-    narrow_search_ = std::make_unique<narrow_part>(narrow_part{*narrow_pins(narrow_), {p_.ranges, p_.extents, {}, p_.fixed}, {}, {}, false});
-    narrow_part& n = *narrow_search_;
-    n.problem.pins = n.pins;
+  /// a's searcher, on a's problem in layout `lay`, with no turns of its own: the narrow memory has no
+  /// room to spare for fillers and nothing narrower to try, and the turns' own turns would take the
+  /// budget of the walks they are meant to vary (the repair walk too: a's walks are the variation).
+  void start_alternate(alternate_part& a, const rect_layout& lay) {
     search_limits lim = lim_;
-    lim.narrow_turns = false;
-    lim.reverse_turns = false;
-    lim.filler_turns = false;
-    lim.repair = false;
-    n.search = std::make_unique<place_searcher>(n.problem, narrow_layout(narrow_), lim, &graph());
-    n.ended = !n.search->prepare(n.r);
+    lim.narrow_turns = false, lim.reverse_turns = false, lim.filler_turns = false, lim.repair = false;
+    a.search = std::make_unique<place_searcher>(*a.problem, lay, lim, &graph());
+    a.ended = !a.search->prepare(a.r);
+  }
+  /// One turn of a: a round of its walks on `walk` nodes, then a probe of its canonical walk on `probe`,
+  /// resuming where its last turn stopped; its nodes counted as turn nodes. Whether it placed its problem
+  /// (the placement in a.r).
+  bool alternate_turn(alternate_part& a, std::uint64_t walk, std::uint64_t probe) {
+    if (a.ended) return false;
+    const std::uint64_t before = a.r.nodes;
+    a.ended = a.search->walk_round(a.r, walk, true) || a.search->probe_turn(a.r, probe);
+    turns_spent_ += a.r.nodes - before;
+    return a.r.status == search_status::found;
+  }
+  void make_narrow() {
+    narrow_search_ = std::make_unique<alternate_part>();
+    alternate_part& n = *narrow_search_;
+    n.pins = *narrow_pins(narrow_);
+    n.problem.emplace(place_problem{p_.ranges, p_.extents, n.pins, p_.fixed});
+    start_alternate(n, narrow_layout(narrow_));
   }
   /// Reverse turns: the same walks on the problem reversed in time, each live range [b, e) taken to
   /// [T - e, T - b) (T: the end of the last one). Two nodes meet in one exactly when they meet in the
@@ -554,12 +566,8 @@ class place_searcher {
     if (!lim_.reverse_turns) return false;
     if (!reverse_search_ && !pin_born_late()) return false;
     if (!reverse_search_) make_reverse();
-    reverse_part& n = *reverse_search_;
-    if (n.ended) return false;
-    const std::uint64_t before = n.r.nodes;
-    n.ended = n.search->walk_round(n.r, budget / 4, true) || n.search->probe_turn(n.r, budget / 8);
-    turns_spent_ += n.r.nodes - before;
-    if (n.r.status != search_status::found) return false;
+    alternate_part& n = *reverse_search_;
+    if (!alternate_turn(n, budget / 4, budget / 8)) return false;
     r.status = search_status::found;
     r.placements = n.r.placements;
     check_placement(r);
@@ -580,18 +588,9 @@ class place_searcher {
     }
     return any_pin && last_pin > first_free;
   }
-  /// The reverse turns' search between rounds: the reversed live ranges, the problem on them (which the
-  /// searcher keeps a reference to), its answer so far, and whether it has ended.
-  struct reverse_part {
-    live_range_table ranges;
-    std::optional<place_problem> problem;
-    std::unique_ptr<place_searcher> search;
-    place_result r;
-    bool ended = false;
-  };
   void make_reverse() {
-    reverse_search_ = std::make_unique<reverse_part>();
-    reverse_part& n = *reverse_search_;
+    reverse_search_ = std::make_unique<alternate_part>();
+    alternate_part& n = *reverse_search_;
     program_point end = 0;
     for (const interval& i : p_.ranges.intervals) end = std::max(end, i.end);
     std::vector<interval> back;
@@ -602,10 +601,7 @@ class place_searcher {
       n.ranges.add(back);
     }
     n.problem.emplace(place_problem{n.ranges, p_.extents, p_.pins, p_.fixed});
-    search_limits lim = lim_;
-    lim.narrow_turns = false, lim.reverse_turns = false, lim.filler_turns = false, lim.repair = false;
-    n.search = std::make_unique<place_searcher>(*n.problem, lay_, lim, &graph());
-    n.ended = !n.search->prepare(n.r);
+    start_alternate(n, lay_);
   }
   /// Filler turns: the time sweep on the part completed with fillers (engine/rect_completion.hpp says
   /// why and how), one sweep per guess of the fillers' shapes (pieces of a filler: 4, 12, 2), the guesses
@@ -1352,8 +1348,8 @@ class place_searcher {
   std::size_t placed_count_ = 0;
   std::unique_ptr<walk_set> walks_;  // fill_and_sweep's walks (made on its first round)
   std::uint64_t narrow_ = 0;        // narrow_turn's width (0: not computed yet)
-  std::unique_ptr<narrow_part> narrow_search_;  // narrow_turn's search (made on its first turn)
-  std::unique_ptr<reverse_part> reverse_search_;  // reverse_turn's search (made on its first turn)
+  std::unique_ptr<alternate_part> narrow_search_;  // narrow_turn's search (made on its first turn)
+  std::unique_ptr<alternate_part> reverse_search_;  // reverse_turn's search (made on its first turn)
   std::uint64_t turns_spent_ = 0;  // the narrow, reverse, filler and repair turns' nodes (added to the answer's count at the end)
   std::vector<std::unique_ptr<filled_part>> filled_;  // filler_turns' guesses (built on the first turn)
   bool filled_built_ = false;

@@ -493,10 +493,21 @@ class time_sweeper {
   /// count_choices, most of it reading unplaced neighbors born later).
   bool fits(node_id v, std::uint32_t start, std::uint64_t o) const {
     const std::uint64_t b = ext_[v].bytes;
-    if (o + b > lay_.capacity() || o / lay_.segment_bytes != (o + b - 1) / lay_.segment_bytes) return false;
-    const std::uint32_t m = mask(v, start), until = std::max<std::uint32_t>(key_[v], static_cast<std::uint32_t>(cur_) + 1);
-    for (std::size_t k = by_birth_at_[v], e = by_birth_at_[v + 1]; k < e; ++k) {
-      const node_id u = by_birth_[k];
+    if (!in_one_segment(o, b)) return false;
+    return clear_of(v, by_birth_, by_birth_at_, mask(v, start), o, b);
+  }
+  /// Whether [o, o + b) lies inside the memory and inside one of its segments (a PSUM bank).
+  bool in_one_segment(std::uint64_t o, std::uint64_t b) const {
+    return o + b <= lay_.capacity() && o / lay_.segment_bytes == (o + b - 1) / lay_.segment_bytes;
+  }
+  /// Whether v at quarters m and bytes [o, o + b) is clear of the placed nodes of its list in `list`
+  /// (by_birth_ or later_, each in key order), read up to the first one born in a group after both v's
+  /// and the current one (none of those is placed: see fits()).
+  bool clear_of(node_id v, const std::vector<node_id>& list, const std::vector<std::size_t>& at, std::uint32_t m,
+                std::uint64_t o, std::uint64_t b) const {
+    const std::uint32_t until = std::max<std::uint32_t>(key_[v], static_cast<std::uint32_t>(cur_) + 1);
+    for (std::size_t k = at[v], e = at[v + 1]; k < e; ++k) {
+      const node_id u = list[k];
       if (key_[u] > until) break;
       if (placed_[u] && (qm_[u] & m) && off_[u] < o + b && o < off_[u] + ext_[u].bytes) return false;
     }
@@ -548,20 +559,15 @@ class time_sweeper {
   /// at t, placed or not.)
   bool fits_now(node_id v, std::uint32_t start, std::uint64_t o) const {
     const std::uint64_t b = ext_[v].bytes;
-    if (o + b > lay_.capacity() || o / lay_.segment_bytes != (o + b - 1) / lay_.segment_bytes) return false;
-    const std::uint32_t m = mask(v, start), until = std::max<std::uint32_t>(key_[v], static_cast<std::uint32_t>(cur_) + 1);
+    if (!in_one_segment(o, b)) return false;
+    const std::uint32_t m = mask(v, start);
     for (std::uint32_t q = 0; q < quarters_; ++q) {
       if (!(m >> q & 1)) continue;
       const std::vector<run_of_bytes>& h = held_[q];
       const auto first = std::partition_point(h.begin(), h.end(), [&](const run_of_bytes& r) { return r.hi <= o; });
       if (first != h.end() && first->lo < o + b) return false;
     }
-    for (std::size_t k = later_at_[v], e = later_at_[v + 1]; k < e; ++k) {
-      const node_id u = later_[k];
-      if (key_[u] > until) break;
-      if (placed_[u] && (qm_[u] & m) && off_[u] < o + b && o < off_[u] + ext_[u].bytes) return false;
-    }
-    return true;
+    return clear_of(v, later_, later_at_, m, o, b);
   }
   /// by_birth_: each node's neighbors, the pins and the never-live first (key 0: placed from the start),
   /// then the free ones by their group (key: group + 1); by_birth_at_: where each node's list starts.
