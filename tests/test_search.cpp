@@ -915,6 +915,71 @@ TEST_CASE("hand-off search: orders that are two holes side by side are skipped, 
   CHECK(changed > 3);
 }
 
+TEST_CASE("hand-off search: backjumps skip only births without a placement below them") {
+  // One walk in the fixed order (no restarts), with and without backjump(): the births it unwinds over
+  // fail whole (engine/chain_search.hpp), so the walk with it finds the same first placement (or both
+  // none); random full problems, small enough for brute force to say which are feasible, and planted
+  // long-short ones. It must skip something somewhere, and over them all spend fewer nodes.
+  std::mt19937 rng(33);
+  std::vector<interval> life;
+  std::vector<std::uint64_t> bytes;
+  int fewer = 0, tried = 0;
+  std::uint64_t with_nodes = 0, without_nodes = 0;
+  auto compare = [&](const std::vector<buf>& b, std::uint64_t cap, std::uint64_t limit, bool brute) {
+    auto with = chains_of(b, cap, life, bytes, limit);
+    REQUIRE(with.applicable());
+    with.set_restarts(false);
+    const std::vector<std::uint64_t> found = with.run();
+    auto without = chains_of(b, cap, life, bytes, limit);
+    without.set_restarts(false);
+    without.set_backjump(false);
+    const std::vector<std::uint64_t> plain = without.run();
+    if (plain.empty() && without.nodes() > limit) return;  // the plain walk gave up: nothing to compare
+    CHECK(found == plain);
+    if (brute) CHECK(!found.empty() == brute_feasible(b, cap, 1));
+    if (!found.empty()) CHECK(valid(b, as_placements(found), cap));
+    with_nodes += with.nodes(), without_nodes += without.nodes();
+    fewer += with.nodes() < without.nodes() ? 1 : 0;
+    ++tried;
+  };
+  for (int it = 0; it < 3000; ++it) {
+    const std::uint64_t cap = 3 + rng() % 10;
+    const std::vector<buf> b = random_full(rng, cap, static_cast<program_point>(3 + rng() % 6));
+    if (b.size() > 11) continue;
+    CAPTURE(it);
+    compare(b, cap, 1'000'000, true);
+  }
+  for (std::uint64_t seed = 1; seed <= 6; ++seed) {
+    CAPTURE(seed);
+    const planted_dsa d = make_planted_dsa({.family = planted_family::long_short, .buffers = 100, .seed = seed});
+    std::vector<buf> b;
+    for (const dsa_buffer& x : d.problem.buffers) b.push_back({x.lower, x.upper, x.size});
+    compare(b, d.capacity, 200'000, false);
+  }
+  CHECK(tried > 1000);
+  CHECK(fewer > 0);
+  CHECK(with_nodes < without_nodes);
+}
+
+TEST_CASE("hand-off search: a backjump places a planted long-short problem it gave up on") {
+  // A planted long-short problem of 300 buffers, full at every point (seed 11810, found measuring the
+  // backjumps, docs/PERFORMANCE.md section 1): the walk with restarts gave up on it within 1,000,000
+  // nodes, and places it with the backjumps in about 22,000.
+  const planted_dsa d = make_planted_dsa({.family = planted_family::long_short, .buffers = 300, .seed = 11810});
+  std::vector<buf> b;
+  for (const dsa_buffer& x : d.problem.buffers) b.push_back({x.lower, x.upper, x.size});
+  std::vector<interval> life;
+  std::vector<std::uint64_t> bytes;
+  auto without = chains_of(b, d.capacity, life, bytes);
+  without.set_backjump(false);
+  CHECK(without.run().empty());
+  auto with = chains_of(b, d.capacity, life, bytes);
+  const std::vector<std::uint64_t> off = with.run();
+  REQUIRE_FALSE(off.empty());
+  CHECK(valid(b, as_placements(off), d.capacity));
+  CHECK(with.nodes() < 100'000);
+}
+
 TEST_CASE("hand-off search: restarts in seeded orders place planted problems one long walk does not") {
   // Planted long-short problems of 200 buffers (seeds 1-8), the hand-off search alone on 200,000 nodes:
   // one walk in the fixed order, and walks restarted on Luby budgets (engine/chain_search.hpp). Every

@@ -44,6 +44,10 @@
 // Dominance (split_points): an order of a glued or whole-chain hole that is two such holes side by side
 // is skipped; the walk makes the two holes elsewhere, and two chains do whatever one does.
 //
+// Backjumps (backjump): a birth whose walk fails without entering the next birth fails for what the
+// chains with a buffer dying there hold; the births since the last one that put a buffer into them (or
+// one dying there) cannot change that, so the walk unwinds over them at once.
+//
 // Restarts: the walk is run again and again from the first birth, each time with its choices in another
 // seeded order (the newborn classes, the holes' runs and whole chains, and the orders' ranking: classify
 // and orders), on Luby budgets, keeping the failed states (run() says why they hold in every order).
@@ -124,6 +128,8 @@ class chain_searcher {
   void set_lookahead(bool on) noexcept { lookahead_ = on; }
   /// Off: orders that are two holes side by side are walked too (measures split_points; leave it on).
   void set_dominance(bool on) noexcept { dominance_ = on; }
+  /// Off: no backjumping over the births a local failure does not depend on (measures it; leave it on).
+  void set_backjump(bool on) noexcept { backjump_ = on; }
 
  private:
   static constexpr std::uint64_t restart_unit = 4096;
@@ -144,6 +150,7 @@ class chain_searcher {
   std::vector<std::uint64_t> walk() {
     aborted_ = nodes_ >= limit_;
     if (aborted_) return {};
+    unwinding_ = false;  // a jump to the first birth (no choices there) ends the walk
     path_.clear();
     std::vector<std::vector<node_id>> chains;
     for (node_id v : births_[0]) chains.push_back({v});
@@ -239,6 +246,13 @@ class chain_searcher {
     if (unit_ != 0 && cap_ / unit_ <= (std::uint64_t{1} << 16)) words_ = static_cast<std::size_t>(cap_ / unit_ / 64 + 1);
     born_ = std::move(born);
     born_sums_table();
+    // backjump(): per node the index of its birth, per birth the latest birth of a node dying there
+    born_at_.resize(n);
+    feeder_.assign(times_.size(), 0);
+    for (node_id v = 0; v < n; ++v) {
+      born_at_[v] = index(life_[v].begin);
+      feeder_[death_[v]] = std::max(feeder_[death_[v]], born_at_[v]);
+    }
     applicable_ = true;
   }
 
@@ -281,12 +295,14 @@ class chain_searcher {
   }
 
   bool tick() {
-    if (aborted_) return false;
+    if (stopped()) return false;
     ++nodes_;
     if (nodes_ > limit_ || ((nodes_ & 1023) == 0 && std::chrono::steady_clock::now() > deadline_)) aborted_ = true;
     return !aborted_;
   }
   bool dies_at(node_id v, std::uint32_t k) const { return death_[v] == k; }
+  /// Whether the walk stops here: out of budget, or unwinding to a backjump's target (backjump()).
+  bool stopped() const { return aborted_ || unwinding_; }
 
   static std::uint64_t mix(std::uint64_t h, std::uint64_t x) {
     h ^= x + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
@@ -341,9 +357,35 @@ class chain_searcher {
     w.k = k;
     w.chains = &chains;
     classify(w);
+    const std::uint64_t entered = entered_;
     const bool ok = inner_holes(w, 0);
-    if (!ok && !aborted_) failed_.insert(key);
+    if (!ok && !aborted_) failed_.insert(key);  // unwinding too: a jump's births fail whole (backjump())
+    if (!ok && !aborted_ && !unwinding_ && entered_ == entered && backjump_) backjump(w);
     return ok;
+  }
+  /// Backjumping, after a local failure at birth w.k (its walk failed without entering the next birth):
+  /// such a failure depends only on the chains with a buffer dying at w.k (their runs make the holes,
+  /// and what the walk reads beside them is in them) and on w.k's newborns. A chain with no buffer born
+  /// at birth b was untouched at b in every choice b has (a birth changes only chains with a buffer dying
+  /// there, and puts at least one newborn into each), and where no buffer born at b dies at w.k, every
+  /// choice at b leaves the chains with a buffer dying at w.k the same. So every birth after the latest
+  /// b that put a buffer into one of those chains or one dying at w.k fails whole: the walk unwinds to b
+  /// (orders()) and goes on there, and the births between are remembered as failed, which they are.
+  /// Without it such a failure is met again for every arrangement of the births between: a planted
+  /// long-short problem of 300 buffers (seed 11810) that the walk gave up on within 1,000,000 nodes is
+  /// placed in 21,925. Most local failures depend on the birth just before (on seed 11807, 110,279 local
+  /// failures, 94 jumps), so it rarely fires: on 360 held-out planted problems no fit changed
+  /// (docs/PERFORMANCE.md section 1, "Backjumps in the hand-off search").
+  template <class = void>
+  void backjump(const birth_walk& w) {
+    std::uint32_t b = feeder_[w.k];
+    for (const auto& c : *w.chains) {
+      bool dying = false;
+      std::uint32_t latest = 0;
+      for (node_id v : c) dying = dying || dies_at(v, w.k), latest = std::max(latest, born_at_[v]);
+      if (dying) b = std::max(b, latest);
+    }
+    if (b + 1 < w.k) jump_to_ = b, unwinding_ = true;
   }
 
   /// The newborns by class (largest first), and each chain's dying runs.
@@ -472,7 +514,7 @@ class chain_searcher {
   bool multisets_from(birth_walk& w, std::size_t x, std::uint64_t rem, multiset_scan& s, Visit& visit) {
     if (rem == 0) return visit(s.cur);
     if (!s.can(x, rem / unit_)) return false;
-    for (std::size_t y = x; y < w.classes.size() && !aborted_; ++y) {
+    for (std::size_t y = x; y < w.classes.size() && !stopped(); ++y) {
       if (w.pool[y] == 0 || w.classes[y].bytes > rem) continue;
       if ((++s.steps & 63) == 0) {  // a long scan: a node, and the table (cheap scans go without it)
         if (!tick()) return false;
@@ -551,7 +593,7 @@ class chain_searcher {
     w.end_used[j] = 1;
     std::vector<std::uint32_t> with;
     bool ok = with_wholes(w, 0, w.ends[j].len, with, static_cast<std::uint32_t>(j), none);
-    for (std::size_t m = j + 1; !ok && !aborted_ && m < w.ends.size(); ++m) {
+    for (std::size_t m = j + 1; !ok && !stopped() && m < w.ends.size(); ++m) {
       if (w.end_used[m] || w.ends[m].ci == w.ends[j].ci || joined(w, w.ends[j].ci, w.ends[m].ci)) continue;
       w.end_used[m] = 1;
       ok = with_wholes(w, 0, w.ends[j].len + w.ends[m].len, with, static_cast<std::uint32_t>(j), static_cast<std::uint32_t>(m));
@@ -570,7 +612,7 @@ class chain_searcher {
   template <class = void>
   bool with_wholes(birth_walk& w, std::size_t x, std::uint64_t length, std::vector<std::uint32_t>& with,
                    std::uint32_t j, std::uint32_t m) {
-    if (aborted_ || length > pool_bytes(w)) return false;
+    if (stopped() || length > pool_bytes(w)) return false;
     if ((++w.scanned & 63) == 0 && !tick()) return false;
     if (x == w.wholes.size()) {
       return each_multiset(w, length, [&](const std::vector<std::uint32_t>& counts) {
@@ -585,7 +627,7 @@ class chain_searcher {
     }
     if (w.whole_used[x]) return with_wholes(w, x + 1, length, with, j, m);
     if (with_wholes(w, x + 1, length, with, j, m)) return true;
-    if (aborted_) return false;
+    if (stopped()) return false;
     w.whole_used[x] = 1;
     with.push_back(static_cast<std::uint32_t>(x));
     const bool ok = with_wholes(w, x + 1, length + w.wholes[x].len, with, j, m);
@@ -616,7 +658,10 @@ class chain_searcher {
   template <class = void>
   bool orders(birth_walk& w, std::size_t h) {
     if (h == w.holes.size()) {
-      if (!birth(w.k + 1, after(w))) return false;
+      ++entered_;
+      const bool ok = birth(w.k + 1, after(w));
+      if (unwinding_ && jump_to_ >= w.k) unwinding_ = false;  // the jump's target: its next choice
+      if (!ok) return false;
       path_.push_back({w.k, *w.chains, w.inner, w.ends, w.wholes, w.holes});  // the path, last birth first
       return true;
     }
@@ -653,7 +698,7 @@ class chain_searcher {
       const bool ok = !(dominance_ && splits(o, cuts)) && (!lookahead_ || fill_fits(w, o)) && orders(w, h + 1);
       for (std::uint32_t y : items) --w.taken[y];
       if (ok) return true;
-      if (aborted_) return false;
+      if (stopped()) return false;
     } while (std::next_permutation(items.begin(), items.end(), sooner));
     return false;
   }
@@ -997,6 +1042,12 @@ class chain_searcher {
   runs_t fixed_;                          // fill_fits' scratch: (death, bytes) of one order's fixed holes
   bool lookahead_ = true;
   bool dominance_ = true;
+  bool backjump_ = true;
+  bool unwinding_ = false;                // unwinding to birth jump_to_ (backjump())
+  std::uint32_t jump_to_ = 0;
+  std::uint64_t entered_ = 0;             // births entered from a birth's walk (a local failure enters none)
+  std::vector<std::uint32_t> born_at_;    // per node, the index of its birth in times_
+  std::vector<std::uint32_t> feeder_;     // per birth, the latest birth of a node dying there
   print_set failed_;
   std::vector<step> path_;
 };
