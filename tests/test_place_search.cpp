@@ -1415,6 +1415,16 @@ TEST_CASE("subset_fill: the largest subset sum within a length, against its defi
   CHECK(fill({3, 5, 9}, 17, 11) == 9);           // 9, or 3 + 5 = 8
   CHECK(fill({4, 6}, 10, 3) == 0);               // nothing fits
   CHECK(fill({64, 128, 192}, 384, 320) == 320);  // 128 + 192, reaching len
+  {
+    // Remembered answers keep their sizes in 32 bits; a size beyond that is computed, never mistaken
+    // for a remembered one of the same low bits (1 + 2^32 here against 1 above it).
+    const std::uint64_t big = std::uint64_t{1} << 32;
+    gca::detail::subset_fill memo;
+    CHECK(memo({1, 5, 9, 20}, 35, 27) == 26);  // 1 + 5 + 20
+    CHECK(memo({1, 5, 9, 20}, 35, 27) == 26);  // again, remembered
+    CHECK(memo({5, 9, 20, 1 + big}, 35 + big, 27) == 25);  // 5 + 20: the big one never fits
+    CHECK(memo({5, 9, 20, 1 + big}, 35 + big, big + 7) == big + 6);  // 1 + 2^32 + 5
+  }
   std::mt19937_64 rng(7);
   auto pick = [&](std::uint64_t lo, std::uint64_t hi) { return std::uniform_int_distribution<std::uint64_t>(lo, hi)(rng); };
   int below = 0;

@@ -49,6 +49,7 @@
 #include <bit>
 #include <chrono>
 #include <iterator>
+#include <limits>
 #include <numeric>
 #include <cstdint>
 #include <optional>
@@ -283,12 +284,20 @@ class subset_fill {
   /// computed() through a memory of recent answers: the exact search asks the same gaps with the same
   /// candidates at node after node (a placement changes a few gaps), and an answer costs a gcd and up to
   /// 16 passes over 512 sums (or 4,096 bits). A slot per hash of (sizes, len), the newer answer replacing
-  /// the older; a hit compares the whole key, so the answer is computed()'s.
+  /// the older; a hit compares the whole key, so the answer is computed()'s. Sizes are kept in 32 bits
+  /// (a call with a larger one is computed, not remembered), so a slot takes 88 bytes and 8,192 of them
+  /// 704 KiB, made on the first call. (With 1,024 slots of 152 bytes, on a planted SB kernel of 150
+  /// tensors the search gave up on, 86 % of 7.6 million calls hit, and 92 % of the misses were keys
+  /// asked before, evicted since: the misses' lists were then the sweep's costliest step, 17 % of its
+  /// time; docs/PERFORMANCE.md section 10, "A larger memory of subset sums".)
   template <class = void>
   std::uint64_t remembered(const std::vector<std::uint64_t>& sizes, std::uint64_t len) {
     if (memo_.empty()) memo_.resize(memo_slots);
     std::uint64_t h = len * 0x9e3779b97f4a7c15ull;
-    for (const std::uint64_t x : sizes) h = (h ^ x) * 0xff51afd7ed558ccdull, h ^= h >> 29;
+    for (const std::uint64_t x : sizes) {
+      if (x > std::numeric_limits<std::uint32_t>::max()) return computed(sizes, len);
+      h = (h ^ x) * 0xff51afd7ed558ccdull, h ^= h >> 29;
+    }
     memo_entry& e = memo_[h & (memo_slots - 1)];
     if (e.count == sizes.size() && e.len == len && std::equal(sizes.begin(), sizes.end(), e.sizes.begin()))
       return e.answer;
@@ -297,11 +306,11 @@ class subset_fill {
     return e.answer = computed(sizes, len);
   }
 
-  static constexpr std::size_t memo_slots = 1024;
+  static constexpr std::size_t memo_slots = 8192;
   struct memo_entry {
     std::uint32_t count = 0;  // 0: empty (a call has at least one size)
     std::uint64_t len = 0, answer = 0;
-    std::array<std::uint64_t, 16> sizes{};
+    std::array<std::uint32_t, 16> sizes{};
   };
   std::array<std::uint64_t, 512> one_{}, two_{};
   std::array<std::uint64_t, words> bits_{};
