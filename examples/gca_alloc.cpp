@@ -4,7 +4,7 @@
 //             [--target trn1|trn2|trn3] [--disable-dram-allocation]
 //             [--disable-dram-rotation] [--memory-analysis-after PASS,...] [--print-pipeline]
 //             [--emit-ir FILE] [--json FILE] [--svg FILE] [--verify] [--timeout SECONDS] [-v]
-//             [--allocator coloring|lsa] [--threads N] [--search-max-pairs P] FILE.gca
+//             [--allocator coloring|lsa] [--threads N] [--search-max-pairs P] [--search-nodes N] FILE.gca
 //   gca-alloc --check FILE     parse and run the static def/use check only
 //   gca-alloc --print FILE     print the canonical form only
 //
@@ -17,6 +17,9 @@
 // search (spill/dram_peak.hpp), and prints, per space, which placed it and what was proved. --no-placement-search
 // turns the search off (the colorer alone, as before it existed; for comparisons). --search-max-pairs P:
 // a search whose problem has more than P interfering pairs does not run (search_options::max_pairs).
+// --search-nodes N: the placement search's first round in a space gets N nodes (1,000,000 by default) and
+// the space 3 N in all (search_options::nodes, total_nodes): more finds spill-free placements that the
+// default gives up on, at their cost in time (docs/ALLOCATOR.md, "The search's budget").
 #include <chrono>
 #include <cstdint>
 #include <cstdlib>
@@ -39,7 +42,7 @@ int usage(std::ostream& os) {
         "                 [--target trn1|trn2|trn3] [--disable-dram-allocation]\n"
         "                 [--disable-dram-rotation] [--memory-analysis-after PASS,...] [--print-pipeline]\n"
         "                 [--emit-ir FILE] [--json FILE] [--svg FILE] [--verify] [--timeout SECONDS] [-v]\n"
-        "                 [--allocator coloring|lsa] [--threads N] [--search-max-pairs P]\n"
+        "                 [--allocator coloring|lsa] [--threads N] [--search-max-pairs P] [--search-nodes N]\n"
         "                 FILE.gca\n"
         "       gca-alloc --check FILE.gca\n"
         "       gca-alloc --print FILE.gca\n";
@@ -55,6 +58,7 @@ struct cli {
   double timeout = 2700;
   unsigned threads = 0;
   std::optional<std::uint64_t> max_pairs;  // --search-max-pairs (search_options::max_pairs)
+  std::optional<std::uint64_t> search_nodes;  // --search-nodes (search_options::nodes, total_nodes)
 };
 
 bool write_file(const std::string& path, const std::string& text) {
@@ -157,6 +161,15 @@ std::optional<int> parse_args(int argc, char** argv, cli& c) {
         return usage(std::cerr);
       }
       c.max_pairs = n;
+    } else if (a == "--search-nodes") {
+      const std::string v = value("a number");
+      char* end = nullptr;
+      const unsigned long long n = std::strtoull(v.c_str(), &end, 10);
+      if (end == v.c_str() || *end != '\0' || v[0] == '-' || n == 0 || n > (1ull << 40)) {
+        std::cerr << "gca-alloc: --search-nodes needs a number of search nodes from 1 to 2^40, not '" << v << "'\n";
+        return usage(std::cerr);
+      }
+      c.search_nodes = n;
     } else if (a == "-v") {
       c.verbose = true;
     } else if (a == "--check") {
@@ -222,6 +235,7 @@ gca::pass_options pass_options_of(const cli& c) {
   popt.alloc.search.primary = c.pipeline.optlevel == 7;
   popt.alloc.search.enabled = !c.no_search;
   if (c.max_pairs) popt.alloc.search.max_pairs = *c.max_pairs;
+  if (c.search_nodes) popt.alloc.search.nodes = *c.search_nodes, popt.alloc.search.total_nodes = 3 * *c.search_nodes;
   popt.log = c.verbose ? &std::cerr : nullptr;
   return popt;
 }
