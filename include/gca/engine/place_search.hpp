@@ -518,9 +518,9 @@ class place_searcher {
     place_result r;
     bool ended = false;
   };
-  /// a's searcher, on a's problem in layout `lay`, with no turns of its own: the narrow memory has no
-  /// room to spare for fillers and nothing narrower to try, and the turns' own turns would take the
-  /// budget of the walks they are meant to vary (the repair walk too: a's walks are the variation).
+  /// a's searcher, on a's problem in layout `lay`, with no turns of its own (narrow, reverse and filler
+  /// turns and the repair walk off, as the narrow turns' search had them since session 35): each turn
+  /// takes a's fills, sweep and canonical walk one round further, and nothing else.
   void start_alternate(alternate_part& a, const rect_layout& lay) {
     search_limits lim = lim_;
     lim.narrow_turns = false, lim.reverse_turns = false, lim.filler_turns = false, lim.repair = false;
