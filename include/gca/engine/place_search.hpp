@@ -519,7 +519,7 @@ class place_searcher {
     bool ended = false;
   };
   /// a's searcher, on a's problem in layout `lay`, with no turns of its own (narrow, reverse and filler
-  /// turns and the repair walk off, as the narrow turns' search had them since session 35): each turn
+  /// turns and the repair walk off, as the narrow turns' search had them before): each turn
   /// takes a's fills, sweep and canonical walk one round further, and nothing else.
   void start_alternate(alternate_part& a, const rect_layout& lay) {
     search_limits lim = lim_;
