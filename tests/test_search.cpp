@@ -721,6 +721,32 @@ std::vector<placement> as_placements(const std::vector<std::uint64_t>& off) {
   for (std::uint64_t o : off) p.push_back({0, o});
   return p;
 }
+/// One walk in the fixed order (no restarts) with every rule, and one with `switch_off` applied too (a
+/// rule turned off): their first placements and node counts, to check that the rule only cuts subtrees
+/// without a placement. `decided`: the second walk did not give up (else there is nothing to compare).
+struct walk_pair {
+  std::vector<std::uint64_t> with, without;
+  std::uint64_t with_nodes = 0, without_nodes = 0;
+  bool decided = false;
+};
+template <class SwitchOff>
+walk_pair walk_with_and_without(const std::vector<buf>& b, std::uint64_t cap, std::uint64_t limit, SwitchOff switch_off) {
+  std::vector<interval> life;
+  std::vector<std::uint64_t> bytes;
+  auto with = chains_of(b, cap, life, bytes, limit);
+  REQUIRE(with.applicable());
+  with.set_restarts(false);
+  walk_pair w;
+  w.with = with.run(), w.with_nodes = with.nodes();
+  std::vector<interval> life2;
+  std::vector<std::uint64_t> bytes2;
+  auto without = chains_of(b, cap, life2, bytes2, limit);
+  without.set_restarts(false);
+  switch_off(without);
+  w.without = without.run(), w.without_nodes = without.nodes();
+  w.decided = !(w.without.empty() && w.without_nodes > limit);
+  return w;
+}
 }  // namespace
 
 TEST_CASE("hand-off search: exact answers on hand-checked problems, and where it does not apply") {
@@ -851,23 +877,14 @@ TEST_CASE("hand-off search: the look-ahead at holes fixed for later births cuts 
   // walk with it finds the same first placement (or both none) in no more nodes; random full problems
   // (many infeasible subtrees) and planted long-short ones. It must cut something somewhere.
   std::mt19937 rng(31);
-  std::vector<interval> life;
-  std::vector<std::uint64_t> bytes;
   int fewer = 0, tried = 0;
   auto compare = [&](const std::vector<buf>& b, std::uint64_t cap, std::uint64_t limit) {
-    auto with = chains_of(b, cap, life, bytes, limit);
-    REQUIRE(with.applicable());
-    with.set_restarts(false);
-    const std::vector<std::uint64_t> found = with.run();
-    auto without = chains_of(b, cap, life, bytes, limit);
-    without.set_restarts(false);
-    without.set_lookahead(false);
-    const std::vector<std::uint64_t> plain = without.run();
-    if (plain.empty() && without.nodes() > limit) return;  // the plain walk gave up: nothing to compare
-    CHECK(found == plain);
-    CHECK(with.nodes() <= without.nodes());
-    if (!found.empty()) CHECK(valid(b, as_placements(found), cap));
-    fewer += with.nodes() < without.nodes() ? 1 : 0;
+    const walk_pair w = walk_with_and_without(b, cap, limit, [](auto& cs) { cs.set_lookahead(false); });
+    if (!w.decided) return;  // the plain walk gave up: nothing to compare
+    CHECK(w.with == w.without);
+    CHECK(w.with_nodes <= w.without_nodes);
+    if (!w.with.empty()) CHECK(valid(b, as_placements(w.with), cap));
+    fewer += w.with_nodes < w.without_nodes ? 1 : 0;
     ++tried;
   };
   for (int it = 0; it < 2000; ++it) {
@@ -878,10 +895,8 @@ TEST_CASE("hand-off search: the look-ahead at holes fixed for later births cuts 
   }
   for (std::uint64_t seed = 1; seed <= 6; ++seed) {
     CAPTURE(seed);
-    const planted_dsa d = make_planted_dsa({.family = planted_family::long_short, .buffers = 100, .seed = seed});
-    std::vector<buf> b;
-    for (const dsa_buffer& x : d.problem.buffers) b.push_back({x.lower, x.upper, x.size});
-    compare(b, d.capacity, 200'000);
+    const planted_buffers p = make_planted_buffers(planted_family::long_short, 100, seed);
+    compare(p.b, p.capacity, 200'000);
   }
   CHECK(tried > 1500);
   CHECK(fewer > 0);
@@ -921,25 +936,16 @@ TEST_CASE("hand-off search: backjumps skip only births without a placement below
   // none); random full problems, small enough for brute force to say which are feasible, and planted
   // long-short ones. It must skip something somewhere, and over them all spend fewer nodes.
   std::mt19937 rng(33);
-  std::vector<interval> life;
-  std::vector<std::uint64_t> bytes;
   int fewer = 0, tried = 0;
   std::uint64_t with_nodes = 0, without_nodes = 0;
   auto compare = [&](const std::vector<buf>& b, std::uint64_t cap, std::uint64_t limit, bool brute) {
-    auto with = chains_of(b, cap, life, bytes, limit);
-    REQUIRE(with.applicable());
-    with.set_restarts(false);
-    const std::vector<std::uint64_t> found = with.run();
-    auto without = chains_of(b, cap, life, bytes, limit);
-    without.set_restarts(false);
-    without.set_backjump(false);
-    const std::vector<std::uint64_t> plain = without.run();
-    if (plain.empty() && without.nodes() > limit) return;  // the plain walk gave up: nothing to compare
-    CHECK(found == plain);
-    if (brute) CHECK(!found.empty() == brute_feasible(b, cap, 1));
-    if (!found.empty()) CHECK(valid(b, as_placements(found), cap));
-    with_nodes += with.nodes(), without_nodes += without.nodes();
-    fewer += with.nodes() < without.nodes() ? 1 : 0;
+    const walk_pair w = walk_with_and_without(b, cap, limit, [](auto& cs) { cs.set_backjump(false); });
+    if (!w.decided) return;  // the plain walk gave up: nothing to compare
+    CHECK(w.with == w.without);
+    if (brute) CHECK(!w.with.empty() == brute_feasible(b, cap, 1));
+    if (!w.with.empty()) CHECK(valid(b, as_placements(w.with), cap));
+    with_nodes += w.with_nodes, without_nodes += w.without_nodes;
+    fewer += w.with_nodes < w.without_nodes ? 1 : 0;
     ++tried;
   };
   for (int it = 0; it < 3000; ++it) {
@@ -951,10 +957,8 @@ TEST_CASE("hand-off search: backjumps skip only births without a placement below
   }
   for (std::uint64_t seed = 1; seed <= 6; ++seed) {
     CAPTURE(seed);
-    const planted_dsa d = make_planted_dsa({.family = planted_family::long_short, .buffers = 100, .seed = seed});
-    std::vector<buf> b;
-    for (const dsa_buffer& x : d.problem.buffers) b.push_back({x.lower, x.upper, x.size});
-    compare(b, d.capacity, 200'000, false);
+    const planted_buffers p = make_planted_buffers(planted_family::long_short, 100, seed);
+    compare(p.b, p.capacity, 200'000, false);
   }
   CHECK(tried > 1000);
   CHECK(fewer > 0);
@@ -965,18 +969,16 @@ TEST_CASE("hand-off search: a backjump places a planted long-short problem it ga
   // A planted long-short problem of 300 buffers, full at every point (seed 11810, found measuring the
   // backjumps, docs/PERFORMANCE.md section 1): the walk with restarts gave up on it within 1,000,000
   // nodes, and places it with the backjumps in about 22,000.
-  const planted_dsa d = make_planted_dsa({.family = planted_family::long_short, .buffers = 300, .seed = 11810});
-  std::vector<buf> b;
-  for (const dsa_buffer& x : d.problem.buffers) b.push_back({x.lower, x.upper, x.size});
+  const planted_buffers p = make_planted_buffers(planted_family::long_short, 300, 11810);
   std::vector<interval> life;
   std::vector<std::uint64_t> bytes;
-  auto without = chains_of(b, d.capacity, life, bytes);
+  auto without = chains_of(p.b, p.capacity, life, bytes);
   without.set_backjump(false);
   CHECK(without.run().empty());
-  auto with = chains_of(b, d.capacity, life, bytes);
+  auto with = chains_of(p.b, p.capacity, life, bytes);
   const std::vector<std::uint64_t> off = with.run();
   REQUIRE_FALSE(off.empty());
-  CHECK(valid(b, as_placements(off), d.capacity));
+  CHECK(valid(p.b, as_placements(off), p.capacity));
   CHECK(with.nodes() < 100'000);
 }
 
