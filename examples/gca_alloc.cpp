@@ -25,6 +25,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
+#include <limits>
 #include <optional>
 #include <set>
 #include <sstream>
@@ -96,6 +97,14 @@ void print_peak_search(const gca::space_report& sr) {
   }
 }
 
+/// v as a whole decimal count in [lo, hi] (no sign); nothing otherwise.
+std::optional<unsigned long long> count_in(const std::string& v, unsigned long long lo, unsigned long long hi) {
+  char* end = nullptr;
+  const unsigned long long n = std::strtoull(v.c_str(), &end, 10);
+  if (end == v.c_str() || *end != '\0' || v[0] == '-' || n < lo || n > hi) return std::nullopt;
+  return n;
+}
+
 /// Reads the command line into `c`. Returns an exit status when the run ends here (--help, bad usage).
 std::optional<int> parse_args(int argc, char** argv, cli& c) {
   for (int i = 1; i < argc; ++i) {
@@ -145,31 +154,27 @@ std::optional<int> parse_args(int argc, char** argv, cli& c) {
       }
     } else if (a == "--threads") {
       const std::string v = value("a number");
-      char* end = nullptr;
-      const unsigned long n = std::strtoul(v.c_str(), &end, 10);
-      if (end == v.c_str() || *end != '\0' || n > 1024 || v[0] == '-') {
+      const auto n = count_in(v, 0, 1024);
+      if (!n) {
         std::cerr << "gca-alloc: --threads needs a number from 0 to 1024, not '" << v << "'\n";
         return usage(std::cerr);
       }
-      c.threads = static_cast<unsigned>(n);
+      c.threads = static_cast<unsigned>(*n);
     } else if (a == "--search-max-pairs") {
       const std::string v = value("a number");
-      char* end = nullptr;
-      const unsigned long long n = std::strtoull(v.c_str(), &end, 10);
-      if (end == v.c_str() || *end != '\0' || v[0] == '-') {
+      const auto n = count_in(v, 0, std::numeric_limits<unsigned long long>::max());
+      if (!n) {
         std::cerr << "gca-alloc: --search-max-pairs needs a number of pairs, not '" << v << "'\n";
         return usage(std::cerr);
       }
-      c.max_pairs = n;
+      c.max_pairs = *n;
     } else if (a == "--search-nodes") {
       const std::string v = value("a number");
-      char* end = nullptr;
-      const unsigned long long n = std::strtoull(v.c_str(), &end, 10);
-      if (end == v.c_str() || *end != '\0' || v[0] == '-' || n == 0 || n > (1ull << 40)) {
+      c.search_nodes = count_in(v, 1, 1ull << 40);
+      if (!c.search_nodes) {
         std::cerr << "gca-alloc: --search-nodes needs a number of search nodes from 1 to 2^40, not '" << v << "'\n";
         return usage(std::cerr);
       }
-      c.search_nodes = n;
     } else if (a == "-v") {
       c.verbose = true;
     } else if (a == "--check") {
