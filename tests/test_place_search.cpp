@@ -1425,6 +1425,39 @@ TEST_CASE("subset_fill: the largest subset sum within a length, against its defi
     CHECK(memo({5, 9, 20, 1 + big}, 35 + big, 27) == 25);  // 5 + 20: the big one never fits
     CHECK(memo({5, 9, 20, 1 + big}, 35 + big, big + 7) == big + 6);  // 1 + 2^32 + 5
   }
+  {
+    // The memory starts small and is made larger (emptied) after 65,536 calls: the answers stay the
+    // definition's before, across and after that point (300 keys asked in turn, 80,000 calls).
+    std::mt19937_64 keys(11);
+    std::vector<std::pair<std::vector<std::uint64_t>, std::uint64_t>> asked;
+    std::vector<std::uint64_t> expected;
+    for (int k = 0; k < 300; ++k) {
+      std::vector<std::uint64_t> sizes(2 + keys() % 7);  // at most 8: at most 256 sums, never cut
+      for (auto& x : sizes) x = 1 + keys() % 200;
+      std::sort(sizes.begin(), sizes.end());
+      std::uint64_t total = 0;
+      for (std::uint64_t x : sizes) total += x;
+      const std::uint64_t len = sizes.front() + keys() % (total - sizes.front());
+      std::uint64_t best = 0;  // by brute force
+      for (std::uint32_t m = 0; m < (1u << sizes.size()); ++m) {
+        std::uint64_t t = 0;
+        for (std::size_t i = 0; i < sizes.size(); ++i) t += (m >> i & 1) ? sizes[i] : 0;
+        if (t <= len) best = std::max(best, t);
+      }
+      asked.emplace_back(std::move(sizes), len);
+      expected.push_back(best);
+    }
+    gca::detail::subset_fill memo;
+    int wrong = 0;
+    for (int call = 0; call < 80000; ++call) {
+      const auto& [sizes, len] = asked[static_cast<std::size_t>(call) % asked.size()];
+      std::uint64_t total = 0;
+      for (std::uint64_t x : sizes) total += x;
+      const std::uint64_t got = memo(sizes, total, len);
+      wrong += got == expected[static_cast<std::size_t>(call) % asked.size()] ? 0 : 1;
+    }
+    CHECK(wrong == 0);
+  }
   std::mt19937_64 rng(7);
   auto pick = [&](std::uint64_t lo, std::uint64_t hi) { return std::uniform_int_distribution<std::uint64_t>(lo, hi)(rng); };
   int below = 0;

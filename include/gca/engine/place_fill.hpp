@@ -285,20 +285,23 @@ class subset_fill {
   /// candidates at node after node (a placement changes a few gaps), and an answer costs a gcd and up to
   /// 16 passes over 512 sums (or 4,096 bits). A slot per hash of (sizes, len), the newer answer replacing
   /// the older; a hit compares the whole key, so the answer is computed()'s. Sizes are kept in 32 bits
-  /// (a call with a larger one is computed, not remembered), so a slot takes 88 bytes and 8,192 of them
-  /// 704 KiB, made on the first call. (With 1,024 slots of 152 bytes, on a planted SB kernel of 150
-  /// tensors the search gave up on, 86 % of 7.6 million calls hit, and 92 % of the misses were keys
-  /// asked before, evicted since: the misses' lists were then the sweep's costliest step, 17 % of its
-  /// time; docs/PERFORMANCE.md section 10, "A larger memory of subset sums".)
+  /// (a call with a larger one is computed, not remembered), so a slot takes 88 bytes. 1,024 slots (88
+  /// KiB) at first, and 8,192 (704 KiB, the small memory dropped) from the 65,536th call on: a long search
+  /// needs the larger memory (with 1,024 slots of 152 bytes, on a planted SB kernel of 150 tensors the
+  /// search gave up on, 86 % of 7.6 million calls hit, and 92 % of the misses were keys asked before,
+  /// evicted since: the misses' lists were then the sweep's costliest step, 17 % of its time;
+  /// docs/PERFORMANCE.md section 10, "A larger memory of subset sums"), and a short one does not pay for it
+  /// (made on the first call, it took 2.7 MB more of a small kernel's peak memory, 10 -> 12.7 MB).
   template <class = void>
   std::uint64_t remembered(const std::vector<std::uint64_t>& sizes, std::uint64_t len) {
-    if (memo_.empty()) memo_.resize(memo_slots);
+    if (memo_.size() < memo_slots && ++calls_ > memo_grow_after) memo_.assign(memo_slots, memo_entry{});
+    if (memo_.empty()) memo_.resize(memo_first_slots);
     std::uint64_t h = len * 0x9e3779b97f4a7c15ull;
     for (const std::uint64_t x : sizes) {
       if (x > std::numeric_limits<std::uint32_t>::max()) return computed(sizes, len);
       h = (h ^ x) * 0xff51afd7ed558ccdull, h ^= h >> 29;
     }
-    memo_entry& e = memo_[h & (memo_slots - 1)];
+    memo_entry& e = memo_[h & (memo_.size() - 1)];
     if (e.count == sizes.size() && e.len == len && std::equal(sizes.begin(), sizes.end(), e.sizes.begin()))
       return e.answer;
     e.count = static_cast<std::uint32_t>(sizes.size()), e.len = len;
@@ -306,12 +309,14 @@ class subset_fill {
     return e.answer = computed(sizes, len);
   }
 
-  static constexpr std::size_t memo_slots = 8192;
+  static constexpr std::size_t memo_first_slots = 1024, memo_slots = 8192;  // powers of two
+  static constexpr std::uint64_t memo_grow_after = 65536;                  // calls
   struct memo_entry {
     std::uint32_t count = 0;  // 0: empty (a call has at least one size)
     std::uint64_t len = 0, answer = 0;
     std::array<std::uint32_t, 16> sizes{};
   };
+  std::uint64_t calls_ = 0;  // while the memory is the small one
   std::array<std::uint64_t, 512> one_{}, two_{};
   std::array<std::uint64_t, words> bits_{};
   std::vector<memo_entry> memo_;
