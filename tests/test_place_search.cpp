@@ -1411,6 +1411,15 @@ TEST_CASE("place_search: a node whose checks take many steps counts as several a
 // over every subset where it answers below len (then it must be exact; it may never be below the best).
 TEST_CASE("subset_fill: the largest subset sum within a length, against its definition and brute force") {
   gca::detail::subset_fill fill, any_order;
+  auto brute_best = [](const std::vector<std::uint64_t>& sizes, std::uint64_t len) {  // over every subset
+    std::uint64_t best = 0;
+    for (std::uint32_t m = 0; m < (1u << sizes.size()); ++m) {
+      std::uint64_t t = 0;
+      for (std::size_t k = 0; k < sizes.size(); ++k) t += (m >> k & 1) ? sizes[k] : 0;
+      if (t <= len) best = std::max(best, t);
+    }
+    return best;
+  };
   CHECK(fill({3, 5, 9}, 17, 13) == 12);          // 3 + 9
   CHECK(fill({3, 5, 9}, 17, 11) == 9);           // 9, or 3 + 5 = 8
   CHECK(fill({4, 6}, 10, 3) == 0);               // nothing fits
@@ -1429,32 +1438,26 @@ TEST_CASE("subset_fill: the largest subset sum within a length, against its defi
     // The memory starts small and is made larger (emptied) after 65,536 calls: the answers stay the
     // definition's before, across and after that point (300 keys asked in turn, 80,000 calls).
     std::mt19937_64 keys(11);
-    std::vector<std::pair<std::vector<std::uint64_t>, std::uint64_t>> asked;
-    std::vector<std::uint64_t> expected;
+    struct key {
+      std::vector<std::uint64_t> sizes;
+      std::uint64_t total = 0, len = 0, expected = 0;
+    };
+    std::vector<key> asked;
     for (int k = 0; k < 300; ++k) {
-      std::vector<std::uint64_t> sizes(2 + keys() % 7);  // at most 8: at most 256 sums, never cut
-      for (auto& x : sizes) x = 1 + keys() % 200;
-      std::sort(sizes.begin(), sizes.end());
-      std::uint64_t total = 0;
-      for (std::uint64_t x : sizes) total += x;
-      const std::uint64_t len = sizes.front() + keys() % (total - sizes.front());
-      std::uint64_t best = 0;  // by brute force
-      for (std::uint32_t m = 0; m < (1u << sizes.size()); ++m) {
-        std::uint64_t t = 0;
-        for (std::size_t i = 0; i < sizes.size(); ++i) t += (m >> i & 1) ? sizes[i] : 0;
-        if (t <= len) best = std::max(best, t);
-      }
-      asked.emplace_back(std::move(sizes), len);
-      expected.push_back(best);
+      key q;
+      q.sizes.resize(2 + keys() % 7);  // at most 8: at most 256 sums, never cut
+      for (auto& x : q.sizes) x = 1 + keys() % 200;
+      std::sort(q.sizes.begin(), q.sizes.end());
+      for (std::uint64_t x : q.sizes) q.total += x;
+      q.len = q.sizes.front() + keys() % (q.total - q.sizes.front());
+      q.expected = brute_best(q.sizes, q.len);
+      asked.push_back(std::move(q));
     }
     gca::detail::subset_fill memo;
     int wrong = 0;
     for (int call = 0; call < 80000; ++call) {
-      const auto& [sizes, len] = asked[static_cast<std::size_t>(call) % asked.size()];
-      std::uint64_t total = 0;
-      for (std::uint64_t x : sizes) total += x;
-      const std::uint64_t got = memo(sizes, total, len);
-      wrong += got == expected[static_cast<std::size_t>(call) % asked.size()] ? 0 : 1;
+      const key& q = asked[static_cast<std::size_t>(call) % asked.size()];
+      wrong += memo(q.sizes, q.total, q.len) == q.expected ? 0 : 1;
     }
     CHECK(wrong == 0);
   }
@@ -1496,12 +1499,7 @@ TEST_CASE("subset_fill: the largest subset sum within a length, against its defi
     std::shuffle(shuffled.begin(), shuffled.end(), rng);
     CHECK(any_order.unsorted(shuffled, total, sizes.front(), len) == got);
     if (sizes.size() <= 16) {
-      std::uint64_t best = 0;
-      for (std::uint32_t m = 0; m < (1u << sizes.size()); ++m) {
-        std::uint64_t t = 0;
-        for (std::size_t k = 0; k < sizes.size(); ++k) t += (m >> k & 1) ? sizes[k] : 0;
-        if (t <= len) best = std::max(best, t);
-      }
+      const std::uint64_t best = brute_best(sizes, len);
       CHECK(got >= best);
       if (got < len) {
         CHECK(got == best);
